@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// CI check: regenerates the protobuf code and fails when it differs from what is committed.
+import { execFileSync } from 'node:child_process';
+
+execFileSync('npx', ['buf', 'generate'], { stdio: 'inherit' });
+try {
+  execFileSync('git', ['diff', '--exit-code', '--stat', '--', 'src/geo/gen'], { stdio: 'inherit' });
+  const untracked = execFileSync('git', [
+    'ls-files',
+    '--others',
+    '--exclude-standard',
+    '--',
+    'src/geo/gen',
+  ]).toString();
+  if (untracked.trim()) throw new Error(`untracked generated files:\n${untracked}`);
+} catch (err) {
+  console.error(
+    'generated code differs from the committed code: run `npm run generate` and commit',
+    String(err),
+  );
+  process.exit(1);
+}
+console.log('generated code is up to date');

@@ -1,0 +1,63 @@
+// Which databases the suite runs against, and throwaway databases for one test file.
+// SQLite always; PostgreSQL (and MariaDB, for the CDR table poller) when reachable. Under CI=true
+// a missing server is a failure (global-setup throws), elsewhere the suite says what it skipped.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** Base URL of the PostgreSQL server the tests use. */
+export const PG_ADMIN_URL = process.env.BRANCHGATE_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Connection options of the MariaDB server the tests use. */
+export const MARIADB_URL = process.env.BRANCHGATE_TEST_MARIADB ?? 'mysql://root@127.0.0.1:3306/test';
+
+/** Whether the probe in global-setup found each server (set through env, read by every worker). */
+export function available(kind: 'postgres' | 'mariadb'): boolean {
+  return process.env[`BRANCHGATE_TEST_HAS_${kind.toUpperCase()}`] === '1';
+}
+
+/** The store kinds a store-touching suite runs against on this machine. */
+export function storeKinds(): Array<'sqlite' | 'postgres'> {
+  return available('postgres') ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** A fresh, empty database of the given kind; `drop()` removes it. */
+export interface TestDatabase {
+  /** The --db value: a SQLite file path or a postgres:// URL. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** Creates a fresh database: a temp SQLite file, or a new PostgreSQL database on the test server. */
+export async function createTestDatabase(kind: 'sqlite' | 'postgres'): Promise<TestDatabase> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'bg-test-'));
+    return {
+      url: join(dir, 'branchgate.db'),
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `bg_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
