@@ -1,5 +1,20 @@
 // The list of command groups; one register function per file in src/cli/.
 import type { Command } from 'commander';
+import { registerCdr } from './cdr.js';
+import { registerExtension } from './extension.js';
+import { registerGeo } from './geo.js';
+import { registerModemSim } from './modem-sim.js';
+import { registerServe } from './serve.js';
+import { registerSettings } from './settings.js';
+import { registerUser } from './user.js';
 
 /** Adds every command group to the program. */
-export function registerCommands(_program: Command): void {}
+export function registerCommands(program: Command): void {
+  registerServe(program);
+  registerExtension(program);
+  registerUser(program);
+  registerCdr(program);
+  registerSettings(program);
+  registerGeo(program);
+  registerModemSim(program);
+}
