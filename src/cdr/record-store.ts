@@ -1,0 +1,124 @@
+// CDR rows in the store. Inserts take the `cdr` write lock, skip identities already stored, and
+// number new rows max(db_id)+1, +2, ...: db_id is therefore dense (1..N) and rows become visible
+// in db_id order, even with several writers on one PostgreSQL database. Paging is then a range
+// scan on the primary key (page 10,000 costs what page 1 does), and the push job may keep a plain
+// "last acknowledged db_id" cursor without ever skipping a row that commits late.
+import type { Transaction } from 'kysely';
+import type { CdrRow, Database, Store } from '../store/index.js';
+import { withWriteLock } from '../store/index.js';
+import type { NewCdrRecord } from './record.js';
+
+/** What an insert did. */
+export interface InsertResult {
+  inserted: number;
+  /** Records whose identity was already stored (or repeated within the batch). */
+  duplicates: number;
+  /** db_id of the first and last new row, or null when nothing was inserted. */
+  firstDbId: number | null;
+  lastDbId: number | null;
+}
+
+const CHUNK = 500;
+
+function toRow(r: NewCdrRecord, dbId: number, nowMs: number): CdrRow {
+  return {
+    db_id: dbId,
+    identity: r.identity,
+    uniqueid: r.uniqueid,
+    linkedid: r.linkedid,
+    sequence: r.sequence,
+    accountcode: r.accountcode,
+    clid: r.clid,
+    src: r.src,
+    dst: r.dst,
+    dcontext: r.dcontext,
+    channel: r.channel,
+    dstchannel: r.dstchannel,
+    lastapp: r.lastapp,
+    lastdata: r.lastdata,
+    start_ts: r.start,
+    answer_ts: r.answer,
+    end_ts: r.end,
+    duration: r.duration,
+    billsec: r.billsec,
+    disposition: r.disposition,
+    amaflags: r.amaflags,
+    userfield: r.userfield,
+    peeraccount: r.peeraccount,
+    initial_destination: r.initialDestination,
+    computed_destination: r.computedDestination,
+    recording_url: r.recordingUrl,
+    created_at_ms: nowMs,
+  };
+}
+
+async function existingIdentities(trx: Transaction<Database>, identities: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < identities.length; i += CHUNK) {
+    const rows = await trx
+      .selectFrom('cdr')
+      .select('identity')
+      .where('identity', 'in', identities.slice(i, i + CHUNK))
+      .execute();
+    for (const row of rows) found.add(row.identity);
+  }
+  return found;
+}
+
+/** Stores records not stored before, in one transaction; all or nothing. */
+export async function insertCdrRecords(
+  store: Store,
+  records: readonly NewCdrRecord[],
+  nowMs: number = Date.now(),
+): Promise<InsertResult> {
+  if (records.length === 0) return { inserted: 0, duplicates: 0, firstDbId: null, lastDbId: null };
+  return withWriteLock(store, 'cdr', async (trx) => {
+    const seen = await existingIdentities(
+      trx,
+      records.map((r) => r.identity),
+    );
+    const fresh: NewCdrRecord[] = [];
+    for (const r of records) {
+      if (seen.has(r.identity)) continue;
+      seen.add(r.identity);
+      fresh.push(r);
+    }
+    if (fresh.length === 0)
+      return { inserted: 0, duplicates: records.length, firstDbId: null, lastDbId: null };
+    const { max } = await trx
+      .selectFrom('cdr')
+      .select((eb) => eb.fn.max('db_id').as('max'))
+      .executeTakeFirstOrThrow();
+    const first = Number(max ?? 0) + 1;
+    for (let i = 0; i < fresh.length; i += CHUNK) {
+      const rows = fresh.slice(i, i + CHUNK).map((r, j) => toRow(r, first + i + j, nowMs));
+      await trx.insertInto('cdr').values(rows).execute();
+    }
+    return {
+      inserted: fresh.length,
+      duplicates: records.length - fresh.length,
+      firstDbId: first,
+      lastDbId: first + fresh.length - 1,
+    };
+  });
+}
+
+/** The number of stored records (db_id is dense, so this is max(db_id), an index lookup). */
+export async function countCdrRecords(store: Store): Promise<number> {
+  const { max } = await store.db
+    .selectFrom('cdr')
+    .select((eb) => eb.fn.max('db_id').as('max'))
+    .executeTakeFirstOrThrow();
+  return Number(max ?? 0);
+}
+
+/** Up to `limit` records with db_id greater than `afterDbId`, ascending. */
+export async function listCdrRecordsAfter(store: Store, afterDbId: number, limit: number): Promise<CdrRow[]> {
+  return store.db
+    .selectFrom('cdr')
+    .selectAll()
+    .where('db_id', '>', afterDbId)
+    .orderBy('db_id')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,89 @@
+// The Kysely table types of the store: one interface per table, shared by SQLite and PostgreSQL.
+// Booleans are integers (0/1) and times are integers (unix seconds or ms, as named) on both.
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Call detail records. db_id is dense (1..N) and assigned in commit order (see cdr/record-store.ts). */
+export interface CdrTable {
+  db_id: number;
+  identity: string;
+  uniqueid: string;
+  linkedid: string;
+  sequence: number | null;
+  accountcode: string;
+  clid: string;
+  src: string;
+  dst: string;
+  dcontext: string;
+  channel: string;
+  dstchannel: string;
+  lastapp: string;
+  lastdata: string;
+  start_ts: number;
+  answer_ts: number | null;
+  end_ts: number;
+  duration: number;
+  billsec: number;
+  disposition: string;
+  amaflags: string;
+  userfield: string;
+  peeraccount: string;
+  initial_destination: string;
+  computed_destination: string;
+  recording_url: string;
+  created_at_ms: number;
+}
+
+/** Console users; `admin` is created on first start. */
+export interface UserTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  is_admin: number;
+  created_at_ms: number;
+}
+
+/** Login sessions; id is the SHA-256 of the cookie token, so a database dump cannot be replayed. */
+export interface SessionTable {
+  id: string;
+  user_id: number;
+  created_at_ms: number;
+  expires_at_ms: number;
+}
+
+/** PBX extensions that may pull CDRs; only the SHA-256 of the secret is kept. */
+export interface ExtensionTable {
+  number: string;
+  name: string;
+  key_sha256: string;
+  cdr_access: number;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+/** Key/value settings; value is JSON text. */
+export interface SettingTable {
+  key: string;
+  value: string;
+  updated_at_ms: number;
+}
+
+/** One row per named write lock; taking the lock updates the row (see write-lock.ts). */
+export interface WriteLockTable {
+  name: string;
+  taken: number;
+}
+
+/** The whole database as Kysely sees it. Areas add their tables here with their migrations. */
+export interface Database {
+  cdr: CdrTable;
+  users: UserTable;
+  sessions: SessionTable;
+  extensions: ExtensionTable;
+  settings: SettingTable;
+  write_locks: WriteLockTable;
+}
+
+export type CdrRow = Selectable<CdrTable>;
+export type UserRow = Selectable<UserTable>;
+export type NewUserRow = Insertable<UserTable>;
+export type ExtensionRow = Selectable<ExtensionTable>;
