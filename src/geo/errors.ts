@@ -1,0 +1,19 @@
+// The geo area's error class: every compile, read and export failure carries one of these codes and
+// a message saying what was wrong and where (file:line for sources, byte offset for .dat files).
+import { AppError } from '../shared/errors.js';
+
+/** Stable codes of geo failures. */
+export type GeoErrorCode =
+  | 'source_syntax'
+  | 'source_include'
+  | 'source_cycle'
+  | 'source_empty'
+  | 'ip_syntax'
+  | 'mmdb_invalid'
+  | 'dat_corrupt'
+  | 'dat_kind'
+  | 'code_not_found'
+  | 'export_unsupported';
+
+/** A geo failure: bad source line, corrupt .dat, unknown list code, unsupported conversion. */
+export class GeoError extends AppError<GeoErrorCode> {}
