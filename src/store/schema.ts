@@ -73,6 +73,30 @@ export interface WriteLockTable {
   taken: number;
 }
 
+/** CDR push delivery state: a single row (id 1); see cdr/push/push-state.ts. */
+export interface CdrPushStateTable {
+  id: number;
+  acked_db_id: number | null;
+  generation: number;
+  failing_since_ms: number | null;
+  last_success_ms: number | null;
+  lease_owner: string | null;
+  lease_expires_ms: number | null;
+}
+
+/** CDR push delivery log: one row per attempt (kind 'delivery' or 'test'). */
+export interface CdrPushLogTable {
+  id: Generated<number>;
+  at_ms: number;
+  kind: string;
+  first_db_id: number | null;
+  last_db_id: number | null;
+  records: number;
+  status: number | null;
+  latency_ms: number;
+  error: string;
+}
+
 /** The whole database as Kysely sees it. Areas add their tables here with their migrations. */
 export interface Database {
   cdr: CdrTable;
@@ -81,6 +105,8 @@ export interface Database {
   extensions: ExtensionTable;
   settings: SettingTable;
   write_locks: WriteLockTable;
+  cdr_push_state: CdrPushStateTable;
+  cdr_push_log: CdrPushLogTable;
 }
 
 export type CdrRow = Selectable<CdrTable>;
