@@ -1,5 +1,65 @@
-// `branchgate serve` command group.
-import type { Command } from 'commander';
+// `branchgate serve`: HTTPS on 0.0.0.0:8443 with data in ./data unless told otherwise.
+import { type Command, Option } from 'commander';
+import type { ServeFlags } from '../server/index.js';
 
-/** Adds the `serve` command group to the program. */
-export function registerServe(_program: Command): void {}
+/** Adds the `serve` command. */
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the HTTPS API (CDR pull and push, SMS) with the embedded defaults')
+    .addOption(
+      new Option('--data-dir <dir>', 'data directory (store, TLS certificate)').env('BRANCHGATE_DATA_DIR'),
+    )
+    .addOption(
+      new Option('--listen <host:port>', 'HTTPS address (default 0.0.0.0:8443)').env('BRANCHGATE_LISTEN'),
+    )
+    .addOption(
+      new Option('--http-listen <host:port>', 'also serve plain HTTP here (off by default)').env(
+        'BRANCHGATE_HTTP_LISTEN',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--db <path-or-url>',
+        'SQLite file or postgres:// URL (default <data-dir>/branchgate.db)',
+      ).env('BRANCHGATE_DB'),
+    )
+    .addOption(
+      new Option('--modem <kind>', 'sim | sim-pty | a serial device such as /dev/ttyUSB2 (default sim)').env(
+        'BRANCHGATE_MODEM',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--tls-cert <file>',
+        'PEM certificate (default: self-signed, generated into the data dir)',
+      ).env('BRANCHGATE_TLS_CERT'),
+    )
+    .addOption(new Option('--tls-key <file>', 'PEM private key for --tls-cert').env('BRANCHGATE_TLS_KEY'))
+    .addOption(
+      new Option('--time-zone <iana>', 'time zone CDR times are shown in (default UTC)').env(
+        'BRANCHGATE_TIME_ZONE',
+      ),
+    )
+    .addOption(
+      new Option('--log-level <level>', 'fatal|error|warn|info|debug|silent (default info)').env(
+        'BRANCHGATE_LOG_LEVEL',
+      ),
+    )
+    .action(async (flags: ServeFlags) => {
+      const { resolveServeConfig, startServer } = await import('../server/index.js');
+      const server = await startServer(resolveServeConfig(flags));
+      const stop = (signal: string) => {
+        process.stdout.write(`branchgate: ${signal}, shutting down\n`);
+        server.close().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            process.stderr.write(`branchgate: shutdown failed: ${String(err)}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+}

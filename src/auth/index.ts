@@ -1,0 +1,24 @@
+// The accounts area: users and passwords, database sessions, extensions with CDR Access, and the
+// failed-authentication limiter.
+export { AuthError, type AuthErrorCode } from './auth-error.js';
+export {
+  addExtension,
+  checkExtensionKey,
+  type ExtensionInfo,
+  extensionKey,
+  listExtensions,
+  removeExtension,
+  setExtension,
+} from './extensions.js';
+export { DEFAULT_FAILURE_LIMITS, FailureLimiter, type FailureLimits } from './failure-limiter.js';
+export { createSession, endSession, SESSION_COOKIE, SESSION_TTL_MS, sessionUser } from './sessions.js';
+export {
+  ADMIN_USERNAME,
+  addUser,
+  checkAdminPassword,
+  checkLogin,
+  ensureAdmin,
+  listUsers,
+  setUserPassword,
+  type UserInfo,
+} from './users.js';

@@ -1,0 +1,66 @@
+// Builds the Fastify app from the parts: error handling, cookies, then each area's routes with
+// explicit dependencies. server.ts (listen, TLS, signals) is a thin shell around this; tests call
+// buildApp and use inject() or listen on a loopback port.
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { FailureLimiter, type FailureLimits } from '../auth/index.js';
+import { authRoutes } from '../auth/routes.js';
+import { cdrPullRoutes } from '../cdr/pull-routes.js';
+import { type Clock, systemClock } from '../shared/clock.js';
+import type { Store } from '../store/index.js';
+import type { AppDeps } from './deps.js';
+import { installErrorHandlers } from './error-handler.js';
+import { loggerOptions } from './logger.js';
+import { createRequestAuth } from './request-auth.js';
+
+/** What buildApp needs; everything but the store has a default. */
+export interface AppOptions {
+  store: Store;
+  clock?: Clock;
+  timeZone?: string;
+  logLevel?: string;
+  failureLimits?: FailureLimits;
+  /** TLS key and certificate (PEM); plain HTTP when absent. */
+  https?: { key: string | Buffer; cert: string | Buffer } | undefined;
+  /** Largest request body in bytes (default 1 MiB). */
+  bodyLimit?: number;
+}
+
+/** The app and the dependencies it was built with. */
+export interface BuiltApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+}
+
+/** Builds the app (not yet listening). */
+export async function buildApp(options: AppOptions): Promise<BuiltApp> {
+  const clock = options.clock ?? systemClock;
+  const logger = loggerOptions(options.logLevel ?? 'info');
+  const serverOptions: FastifyServerOptions & { https?: { key: string | Buffer; cert: string | Buffer } } = {
+    logger: logger === false ? false : logger,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: false,
+    // The whole query string is parsed by node's querystring: repeated keys become arrays, which
+    // the routes reject with 400 instead of guessing.
+    routerOptions: { maxParamLength: 200 },
+  };
+  if (options.https) serverOptions.https = options.https;
+  const app = Fastify(serverOptions) as unknown as FastifyInstance;
+  installErrorHandlers(app);
+  await app.register(cookie);
+
+  const auth = createRequestAuth(options.store, clock);
+  const deps: AppDeps = {
+    store: options.store,
+    clock,
+    timeZone: options.timeZone ?? 'UTC',
+    failures: new FailureLimiter(options.failureLimits),
+    sessionUser: auth.sessionUser,
+    requireAdmin: auth.requireAdmin,
+  };
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  await authRoutes(app, deps);
+  await cdrPullRoutes(app, deps);
+  return { app, deps };
+}

@@ -1,0 +1,75 @@
+// The configuration of `branchgate serve`, from flags and BRANCHGATE_* environment variables, with
+// the embedded defaults of docs/configuration.md.
+import { resolve } from 'node:path';
+import { AppError } from '../shared/errors.js';
+
+/** A host and port to listen on. */
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+/** Everything `serve` needs. */
+export interface ServeConfig {
+  dataDir: string;
+  /** --db: SQLite path or postgres:// URL; default <dataDir>/branchgate.db. */
+  db: string | undefined;
+  listen: ListenAddress;
+  /** Plain HTTP listener, off unless asked for. */
+  httpListen: ListenAddress | undefined;
+  tlsCert: string | undefined;
+  tlsKey: string | undefined;
+  /** sim | sim-pty | a serial device path. */
+  modem: string;
+  timeZone: string;
+  logLevel: string;
+  adminPassword: string | undefined;
+}
+
+/** Parses HOST:PORT (IPv6 as [addr]:port). */
+export function parseListen(value: string, flag: string): ListenAddress {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value.trim());
+  const port = m ? Number(m[3]) : Number.NaN;
+  if (!m || port > 65535)
+    throw new AppError('bad_config', `${flag} "${value}": expected HOST:PORT, e.g. 0.0.0.0:8443`);
+  return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
+}
+
+/** Checks an IANA time zone name. */
+export function checkTimeZone(tz: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return tz;
+  } catch {
+    throw new AppError('bad_config', `--time-zone "${tz}": not an IANA time zone (e.g. UTC, Europe/Berlin)`);
+  }
+}
+
+/** Raw option values as commander gives them. */
+export interface ServeFlags {
+  dataDir?: string;
+  db?: string;
+  listen?: string;
+  httpListen?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  modem?: string;
+  timeZone?: string;
+  logLevel?: string;
+}
+
+/** Resolves flags (already merged with env by commander) into a checked config. */
+export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServeConfig {
+  return {
+    dataDir: resolve(flags.dataDir ?? 'data'),
+    db: flags.db,
+    listen: parseListen(flags.listen ?? '0.0.0.0:8443', '--listen'),
+    httpListen: flags.httpListen ? parseListen(flags.httpListen, '--http-listen') : undefined,
+    tlsCert: flags.tlsCert,
+    tlsKey: flags.tlsKey,
+    modem: flags.modem ?? 'sim',
+    timeZone: checkTimeZone(flags.timeZone ?? 'UTC'),
+    logLevel: flags.logLevel ?? 'info',
+    adminPassword: env.BRANCHGATE_ADMIN_PASSWORD,
+  };
+}

@@ -1,0 +1,98 @@
+// `branchgate serve`: open the store, make sure there is an admin, load TLS, build the app, start
+// the background services, listen (HTTPS, and plain HTTP when asked), and stop all of it cleanly on
+// SIGTERM/SIGINT.
+//
+//   flags/env -> ServeConfig -> openStore -> ensureAdmin -> loadTls -> buildApp -> services -> listen
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ensureAdmin } from '../auth/index.js';
+import { type Clock, systemClock } from '../shared/clock.js';
+import { openStore, type Store } from '../store/index.js';
+import { buildApp } from './app.js';
+import type { ServeConfig } from './config.js';
+import type { AppDeps } from './deps.js';
+import { loadTls } from './tls.js';
+
+/** A background part of the server (the CDR push job, the modem): started after the app is built, stopped before the store closes. */
+export interface Service {
+  name: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the background services; areas add theirs here. */
+async function startServices(_config: ServeConfig, _deps: AppDeps): Promise<Service[]> {
+  return [];
+}
+
+/** A running server. */
+export interface RunningServer {
+  store: Store;
+  /** The HTTPS URL it answers on (with the real port when 0 was asked). */
+  url: string;
+  httpUrl: string | undefined;
+  close(): Promise<void>;
+}
+
+/** Writes a line for the operator on stdout (not the log). */
+export type Say = (line: string) => void;
+
+/** Starts everything; resolves once it listens. */
+export async function startServer(
+  config: ServeConfig,
+  say: Say = (l) => process.stdout.write(`${l}\n`),
+  clock: Clock = systemClock,
+): Promise<RunningServer> {
+  const store = await openStore({ db: config.db, dataDir: config.dataDir });
+  try {
+    const admin = await ensureAdmin(store, config.adminPassword, clock.now());
+    if (admin.generatedPassword) {
+      say(`branchgate: created user "admin" with password: ${admin.generatedPassword}`);
+      say('branchgate: this password is shown once; change it with `branchgate user passwd admin`');
+    } else if (admin.created) {
+      say('branchgate: created user "admin" with the password from BRANCHGATE_ADMIN_PASSWORD');
+    }
+    const tls = await loadTls(config.dataDir, config.tlsCert, config.tlsKey);
+    if (tls.generated) say(`branchgate: generated a self-signed TLS certificate in ${config.dataDir}`);
+    const { app, deps } = await buildApp({
+      store,
+      clock,
+      timeZone: config.timeZone,
+      logLevel: config.logLevel,
+      https: { key: tls.key, cert: tls.cert },
+    });
+    const services = await startServices(config, deps);
+    await app.listen({ host: config.listen.host, port: config.listen.port });
+    const address = app.server.address() as AddressInfo;
+    const hostForUrl = (h: string) => (h.includes(':') ? `[${h}]` : h);
+    const url = `https://${hostForUrl(config.listen.host)}:${address.port}`;
+    say(`branchgate: listening on ${url} (data in ${config.dataDir}, store ${store.location})`);
+
+    let plain: Server | undefined;
+    let httpUrl: string | undefined;
+    if (config.httpListen) {
+      const { host, port } = config.httpListen;
+      plain = createServer((req, res) => app.routing(req, res));
+      await new Promise<void>((resolve, reject) => {
+        plain?.once('error', reject);
+        plain?.listen(port, host, () => resolve());
+      });
+      httpUrl = `http://${hostForUrl(host)}:${(plain.address() as AddressInfo).port}`;
+      say(`branchgate: also listening on ${httpUrl} (plain HTTP)`);
+    }
+
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        if (plain) await new Promise<void>((resolve) => plain?.close(() => resolve()));
+        await app.close();
+        for (const s of services.reverse()) await s.stop();
+        await store.close();
+      })();
+      return closing;
+    };
+    return { store, url, httpUrl, close };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
