@@ -17,6 +17,7 @@ export type PduErrorCode =
   | 'bad_timestamp'
   | 'bad_validity'
   | 'text_too_long'
+  | 'incomplete'
   | 'bad_option';
 
 /** A malformed PDU or an impossible encoding request; `field` names the TPDU field (e.g. 'TP-UDL'). */

@@ -1,0 +1,169 @@
+// TP-UDL + TP-UD (23.040 9.2.3.16, 9.2.3.24): the optional user data header (with the concatenation
+// elements 0x00 and 0x08) followed by GSM-7 septets aligned by fill bits, UCS-2 units or octets.
+
+import { packedLength, packSeptets, septetsToText, textToSeptets, unpackSeptets } from './gsm7.js';
+import { PduError } from './pdu-error.js';
+import type { PduReader } from './pdu-reader.js';
+import type { ConcatInfo, InformationElement, PduEncoding } from './types.js';
+
+const MAX_OCTETS = 140;
+const MAX_SEPTETS = 160;
+
+/** The decoded user data of a PDU. */
+export interface UserData {
+  text: string;
+  data: Uint8Array | undefined;
+  udh: InformationElement[];
+  concat: ConcatInfo | undefined;
+}
+
+function concatOf(ie: InformationElement, offset: number): ConcatInfo | undefined {
+  const d = ie.data;
+  const wanted = ie.iei === 0x00 ? 3 : 4;
+  if (d.length !== wanted) {
+    throw new PduError('bad_udh', 'TP-UD concatenation IE', offset, `IEDL ${d.length}, expected ${wanted}`);
+  }
+  const reference = ie.iei === 0x00 ? (d[0] ?? 0) : ((d[0] ?? 0) << 8) | (d[1] ?? 0);
+  const total = d[wanted - 2] ?? 0;
+  const sequence = d[wanted - 1] ?? 0;
+  // 23.040 9.2.3.24.1: a zero total, or a sequence of 0 or beyond the total, voids the element.
+  if (total === 0 || sequence === 0 || sequence > total) return undefined;
+  return { reference, total, sequence, referenceBits: ie.iei === 0x00 ? 8 : 16 };
+}
+
+function readHeader(bytes: Uint8Array, start: number, udhl: number): Pick<UserData, 'udh' | 'concat'> {
+  const udh: InformationElement[] = [];
+  let concat: ConcatInfo | undefined;
+  const end = start + 1 + udhl;
+  let i = start + 1;
+  while (i < end) {
+    if (i + 2 > end)
+      throw new PduError('bad_udh', 'TP-UDH', i, 'information element header runs past TP-UDHL');
+    const iei = bytes[i] ?? 0;
+    const length = bytes[i + 1] ?? 0;
+    if (i + 2 + length > end) {
+      throw new PduError(
+        'bad_udh',
+        'TP-UDH',
+        i,
+        `IE 0x${iei.toString(16)} of ${length} octets runs past TP-UDHL`,
+      );
+    }
+    const ie = { iei, data: bytes.slice(i + 2, i + 2 + length) };
+    udh.push(ie);
+    if (iei === 0x00 || iei === 0x08) concat = concatOf(ie, i);
+    i += 2 + length;
+  }
+  return { udh, concat };
+}
+
+function ucs2ToText(bytes: Uint8Array, start: number, end: number): string {
+  let out = '';
+  for (let i = start; i < end; i += 2)
+    out += String.fromCharCode(((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0));
+  return out;
+}
+
+/** Reads TP-UDL and TP-UD, which must end the PDU exactly. */
+export function readUserData(r: PduReader, udhi: boolean, encoding: PduEncoding): UserData {
+  const udlOffset = r.pos;
+  const udl = r.u8('TP-UDL');
+  const gsm7 = encoding === 'gsm7';
+  const max = gsm7 ? MAX_SEPTETS : MAX_OCTETS;
+  const octets = gsm7 ? packedLength(udl, 0) : udl;
+  if (udl > max || octets > r.remaining) {
+    throw new PduError(
+      'udl_overflow',
+      'TP-UDL',
+      udlOffset,
+      `${udl} ${gsm7 ? 'septets' : 'octets'} (max ${max}) need ${octets} octets, ${r.remaining} present`,
+    );
+  }
+  if (octets < r.remaining) {
+    throw new PduError(
+      'bad_length',
+      'TP-UD',
+      r.pos + octets,
+      `${r.remaining - octets} octets after the user data`,
+    );
+  }
+  const start = r.skip(octets, 'TP-UD');
+  const bytes = r.bytes;
+  let header: Pick<UserData, 'udh' | 'concat'> = { udh: [], concat: undefined };
+  let headerOctets = 0;
+  if (udhi) {
+    if (octets === 0)
+      throw new PduError('bad_udh', 'TP-UDHL', start, 'TP-UDHI set but the user data is empty');
+    const udhl = bytes[start] ?? 0;
+    headerOctets = udhl + 1;
+    if (headerOctets > octets) {
+      throw new PduError(
+        'bad_udh',
+        'TP-UDHL',
+        start,
+        `header of ${headerOctets} octets exceeds the ${octets} of TP-UD`,
+      );
+    }
+    header = readHeader(bytes, start, udhl);
+  }
+  if (gsm7) {
+    const headerSeptets = Math.ceil((headerOctets * 8) / 7);
+    if (headerSeptets > udl) {
+      throw new PduError(
+        'bad_udh',
+        'TP-UDHL',
+        start,
+        `header of ${headerOctets} octets exceeds TP-UDL ${udl} septets`,
+      );
+    }
+    const fill = headerSeptets * 7 - headerOctets * 8;
+    const septets = unpackSeptets(bytes, start + headerOctets, fill, udl - headerSeptets);
+    return { text: septetsToText(septets), data: undefined, ...header };
+  }
+  const payloadStart = start + headerOctets;
+  const end = start + octets;
+  if (encoding === '8bit') return { text: '', data: bytes.slice(payloadStart, end), ...header };
+  if ((end - payloadStart) % 2 !== 0) {
+    throw new PduError(
+      'bad_length',
+      'TP-UD',
+      payloadStart,
+      `UCS-2 text of ${end - payloadStart} octets is odd`,
+    );
+  }
+  return { text: ucs2ToText(bytes, payloadStart, end), data: undefined, ...header };
+}
+
+/** Builds the user data header for a concatenated part, or [] for a single part. */
+export function concatHeader(concat: ConcatInfo | undefined): number[] {
+  if (concat === undefined) return [];
+  if (concat.referenceBits === 8) return [5, 0x00, 3, concat.reference, concat.total, concat.sequence];
+  return [6, 0x08, 4, concat.reference >> 8, concat.reference & 0xff, concat.total, concat.sequence];
+}
+
+/** Encodes TP-UDL + TP-UD for a text (gsm7/ucs2) or data (8bit) payload with an optional header. */
+export function encodeUserData(
+  encoding: PduEncoding,
+  payload: string | Uint8Array,
+  header: number[],
+): number[] {
+  if (encoding === 'gsm7') {
+    const septets = textToSeptets(typeof payload === 'string' ? payload : '');
+    const headerSeptets = Math.ceil((header.length * 8) / 7);
+    const fill = headerSeptets * 7 - header.length * 8;
+    const body = new Uint8Array(packedLength(septets.length, fill));
+    packSeptets(septets, body, 0, fill);
+    return [headerSeptets + septets.length, ...header, ...body];
+  }
+  const out = [0, ...header];
+  if (typeof payload === 'string') {
+    for (let i = 0; i < payload.length; i++) {
+      const unit = payload.charCodeAt(i);
+      out.push(unit >> 8, unit & 0xff);
+    }
+  } else {
+    out.push(...payload);
+  }
+  out[0] = out.length - 1;
+  return out;
+}
