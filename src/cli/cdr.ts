@@ -1,5 +1,62 @@
-// `branchgate cdr` command group.
+// `branchgate cdr` command group: `cdr import <file>` loads an Asterisk CDR CSV into the store.
+// Further subcommands (push, receive) register on the same group below.
 import type { Command } from 'commander';
 
+interface ImportFlags {
+  dataDir?: string;
+  db?: string;
+  columns?: string;
+  timezone: string;
+  strict?: boolean;
+}
+
+const MAX_BAD_LINES_SHOWN = 100;
+
+async function runImport(file: string, flags: ImportFlags): Promise<void> {
+  const { importCdrFile, parseColumnsOption } = await import('../cdr/ingest/index.js');
+  const { insertCdrRecords } = await import('../cdr/record-store.js');
+  const { openStore } = await import('../store/index.js');
+  const { createProgress } = await import('../shared/progress.js');
+  const layout = flags.columns === undefined ? undefined : parseColumnsOption(flags.columns);
+  const store = await openStore({ db: flags.db, dataDir: flags.dataDir });
+  let shown = 0;
+  try {
+    const summary = await importCdrFile(file, (records) => insertCdrRecords(store, records), {
+      layout,
+      timezone: flags.timezone,
+      strict: flags.strict,
+      progress: createProgress({ unit: 'lines' }),
+      onBadLine: (bad) => {
+        if (shown++ < MAX_BAD_LINES_SHOWN)
+          process.stderr.write(`${file}:${bad.line}: skipped: ${bad.reason}\n`);
+        else if (shown === MAX_BAD_LINES_SHOWN + 1)
+          process.stderr.write(`${file}: more bad lines not shown\n`);
+      },
+    });
+    const latin1 = summary.latin1 > 0 ? `, ${summary.latin1} read as Latin-1` : '';
+    process.stdout.write(
+      `${file}: ${summary.layout}: read ${summary.read}, inserted ${summary.inserted}, ` +
+        `duplicates ${summary.duplicates}, bad ${summary.bad}${latin1}\n`,
+    );
+  } finally {
+    await store.close();
+  }
+}
+
 /** Adds the `cdr` command group to the program. */
-export function registerCdr(_program: Command): void {}
+export function registerCdr(program: Command): void {
+  const cdr = program.command('cdr').description('call detail records');
+  cdr
+    .command('import')
+    .description(
+      'import an Asterisk CDR CSV (cdr_csv Master.csv with 16/17/18 columns, cdr_custom with 21, or any --columns list); ' +
+        'records already stored are skipped',
+    )
+    .argument('<file>', 'the CSV file')
+    .option('--data-dir <dir>', 'data directory (the SQLite store is <dir>/branchgate.db)')
+    .option('--db <url>', 'SQLite file path or postgres:// URL (overrides --data-dir)')
+    .option('--columns <names>', 'comma-separated cdr_custom field names, in file order (default: detect)')
+    .option('--timezone <zone>', 'IANA zone of the times in the file (usegmtime=yes: UTC)', 'UTC')
+    .option('--strict', 'refuse the whole import when any line is bad (default: skip bad lines)')
+    .action(runImport);
+}

@@ -1,0 +1,88 @@
+// Asterisk CDR times to unix seconds. cdr_csv writes "YYYY-MM-DD HH:MM:SS" in GMT (usegmtime=yes) or
+// in the PBX's local time; cdr_custom may also write epoch seconds (${CDR(start,u)}). Wall times are
+// read in an IANA zone with Intl only (no time-zone data of our own).
+import { CdrImportError } from './errors.js';
+
+/** Turns one time field into unix seconds, or null when the text is not a time. */
+export type TimeParser = (text: string) => number | null;
+
+const WALL = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)?$/;
+const EPOCH = /^\d{1,12}(?:\.\d+)?$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * A parser for times written in `zone` (IANA name, e.g. "Europe/Berlin"; "UTC" for usegmtime).
+ * DST: a wall time that occurs twice (clocks go back) is taken as the earlier instant; one that
+ * never occurs (clocks go forward) is moved forward by the gap, as Temporal's "compatible" does.
+ */
+export function createTimeParser(zone: string): TimeParser {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+  } catch {
+    throw new CdrImportError(
+      'bad_timezone',
+      `--timezone: ${JSON.stringify(zone)} is not an IANA time zone name`,
+    );
+  }
+  const utc = format.resolvedOptions().timeZone === 'UTC';
+  const offsetAt = (ms: number): number => {
+    const p: Record<string, number> = {};
+    for (const part of format.formatToParts(ms))
+      if (part.type !== 'literal') p[part.type] = Number(part.value);
+    const wall = Date.UTC(
+      p.year ?? 0,
+      (p.month ?? 1) - 1,
+      p.day ?? 1,
+      p.hour ?? 0,
+      p.minute ?? 0,
+      p.second ?? 0,
+    );
+    return wall - (ms - (((ms % 1000) + 1000) % 1000));
+  };
+  // Offsets are cached per wall-clock hour, except hours next to a transition (computed each time).
+  const hourCache = new Map<string, number>();
+  const toInstant = (wallMs: number, hourKey: string): number => {
+    const cached = hourCache.get(hourKey);
+    if (cached !== undefined) return wallMs - cached;
+    const before = offsetAt(wallMs - DAY_MS);
+    const after = offsetAt(wallMs + DAY_MS);
+    if (before === after) {
+      if (hourCache.size > 100_000) hourCache.clear();
+      hourCache.set(hourKey, before);
+      return wallMs - before;
+    }
+    const valid = [before, after].filter((o) => offsetAt(wallMs - o) === o);
+    if (valid.length === 0) return wallMs - before; // in the gap: move forward by the gap
+    return wallMs - Math.max(...valid); // repeated hour: the earlier instant has the larger offset
+  };
+  return (text) => {
+    const m = WALL.exec(text);
+    if (m) {
+      const [, y, mo, d, h, mi, s] = m.map(Number) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return null;
+      const wallMs = Date.UTC(y, mo - 1, d, h, mi, s);
+      if (new Date(wallMs).getUTCDate() !== d) return null; // e.g. 2026-02-30
+      return (utc ? wallMs : toInstant(wallMs, text.slice(0, 13))) / 1000;
+    }
+    if (EPOCH.test(text)) return Math.floor(Number(text));
+    return null;
+  };
+}
