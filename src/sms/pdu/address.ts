@@ -36,6 +36,8 @@ function readDigits(r: PduReader, start: number, nibbles: number, field: string)
     const byte = r.bytes[start + (i >> 1)] ?? 0;
     const n = i & 1 ? byte >> 4 : byte & 0x0f;
     const digit = DIGITS[n];
+    // Some encoders count the 0xF filler in the length; accept it as the last semi-octet only.
+    if (n === 0x0f && i === nibbles - 1) break;
     if (digit === undefined) {
       throw new PduError(
         'bad_semi_octet',

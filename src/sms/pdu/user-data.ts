@@ -76,7 +76,8 @@ export function readUserData(r: PduReader, udhi: boolean, encoding: PduEncoding)
       'udl_overflow',
       'TP-UDL',
       udlOffset,
-      `${udl} ${gsm7 ? 'septets' : 'octets'} (max ${max}) need ${octets} octets, ${r.remaining} present`,
+      `${gsm7 ? `${udl} septets (${octets} octets)` : `${udl} octets`} announced, ${r.remaining} octets present` +
+        (udl > max ? `; at most ${max} allowed` : ''),
     );
   }
   if (octets < r.remaining) {
