@@ -16,5 +16,8 @@ export function openPostgres(url: string, maxConnections = 10): Kysely<Database>
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format ?? 'text'),
     } as pg.CustomTypesConfig,
   });
+  // An idle pooled connection can be cut by the server (restart, DROP DATABASE ... FORCE); the pool
+  // replaces it on next use, so the error is not fatal to the process.
+  pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

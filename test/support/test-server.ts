@@ -1,0 +1,63 @@
+// Starts the real app on a loopback port over real TLS (a self-signed certificate generated into a
+// temp dir, as `serve` does), against a fresh test database.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { FailureLimits } from '../../src/auth/index.js';
+import { buildApp } from '../../src/server/app.js';
+import type { AppDeps } from '../../src/server/deps.js';
+import { loadTls } from '../../src/server/tls.js';
+import type { Clock } from '../../src/shared/clock.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
+
+/** A running test server. */
+export interface TestServer {
+  url: string;
+  app: FastifyInstance;
+  deps: AppDeps;
+  store: Store;
+  close(): Promise<void>;
+}
+
+let tlsDir: string | undefined;
+
+/** Starts the app over HTTPS on 127.0.0.1 with a random port. */
+export async function startTestServer(
+  kind: 'sqlite' | 'postgres',
+  options: { clock?: Clock; timeZone?: string; failureLimits?: FailureLimits } = {},
+): Promise<TestServer> {
+  tlsDir ??= mkdtempSync(join(tmpdir(), 'bg-tls-'));
+  const tls = await loadTls(tlsDir);
+  const tdb: TestDatabase = await createTestDatabase(kind);
+  const store = await openStore({ db: tdb.url });
+  const { app, deps } = await buildApp({
+    store,
+    logLevel: 'silent',
+    https: { key: tls.key, cert: tls.cert },
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    ...(options.failureLimits ? { failureLimits: options.failureLimits } : {}),
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `https://127.0.0.1:${port}`,
+    app,
+    deps,
+    store,
+    close: async () => {
+      await app.close();
+      await store.close();
+      await tdb.drop();
+    },
+  };
+}
+
+/** Removes the shared TLS directory (call from afterAll if wanted). */
+export function cleanupTls(): void {
+  if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
+  tlsDir = undefined;
+}
