@@ -1,0 +1,17 @@
+// The simulated modem's public surface: the simulator, its in-memory link and its pty server.
+
+export { createDuplexPair } from './duplex-pair.js';
+export { type PtyLink, type ServePtyOptions, servePty } from './pty-link.js';
+export type { SimBehaviour, SimContext, SimIdentity, SimReply, SimState } from './sim-behaviours.js';
+export { DEFAULT_BEHAVIOURS, DEFAULT_IDENTITY } from './sim-behaviours.js';
+export type { SimCommand } from './sim-command-line.js';
+export type { SimSlotStatus, SimStoredPdu } from './sim-storage.js';
+export {
+  createSimulatedModem,
+  type DeliverMessageOptions,
+  type SimFaults,
+  type SimSentMessage,
+  type SimulatedModem,
+  type SimulatedModemEvents,
+  type SimulatedModemOptions,
+} from './simulated-modem.js';
