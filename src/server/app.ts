@@ -47,6 +47,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   if (options.https) serverOptions.https = options.https;
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
   installErrorHandlers(app);
+  // Every API takes JSON: a text/plain body is answered 415 rather than parsed into a string.
+  app.removeContentTypeParser('text/plain');
   await app.register(cookie);
 
   const auth = createRequestAuth(options.store, clock);
