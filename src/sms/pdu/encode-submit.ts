@@ -10,10 +10,10 @@ import { encodeValidityPeriod } from './validity-period.js';
 export function encodeSubmit(options: SubmitOptions): EncodedPdu[] {
   const destination = encodeAddress(options.to, 'TP-DA', false);
   const vp = options.validityPeriod === undefined ? undefined : encodeValidityPeriod(options.validityPeriod);
-  const firstReference = checkOctet(options.messageReference ?? 0, 'messageReference');
+  const messageReference = checkOctet(options.messageReference ?? 0, 'messageReference');
   const protocolId = checkOctet(options.protocolId ?? 0, 'protocolId');
   const parts = planParts(options, options);
-  return parts.map((part, i) => {
+  return parts.map((part) => {
     const fo =
       0x01 |
       (options.rejectDuplicates ? 0x04 : 0) |
@@ -22,7 +22,7 @@ export function encodeSubmit(options: SubmitOptions): EncodedPdu[] {
       (part.concat ? 0x40 : 0);
     const tpdu = [
       fo,
-      (firstReference + i) & 0xff,
+      messageReference,
       ...destination,
       protocolId,
       partDcs(part, options),

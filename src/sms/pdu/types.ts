@@ -158,7 +158,7 @@ export type SubmitOptions = EncodeCommonOptions &
     to: string | SmsAddress;
     statusReportRequest?: boolean;
     validityPeriod?: ValidityPeriodInput;
-    /** TP-MR of the first part (default 0; most modems overwrite it); part i gets (mr + i) mod 256. */
+    /** TP-MR of every part (default 0); modems put their own in and answer it in +CMGS: <mr>. */
     messageReference?: number;
     rejectDuplicates?: boolean;
   };

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { decodePdu } from '../../../src/sms/pdu/index.js';
 import { runOracle } from './pdu-oracle.js';
 
-const hex = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes).toString('hex').toUpperCase() : undefined);
+const hex = (bytes: Uint8Array | undefined) =>
+  bytes ? Buffer.from(bytes).toString('hex').toUpperCase() : undefined;
 
 describe('decodePdu on published SMS-DELIVER PDUs', () => {
   it('decodes the classic "How are you?" example', () => {
@@ -63,7 +64,9 @@ describe('decodePdu on published SMS-SUBMIT PDUs', () => {
 
   it('decodes a status report request, reference 13 and national numbers', () => {
     // python-gsmmodem test/test_pdu.py: 'Test message: local numbers', SMSC 12345 (national), 3 days.
-    const pdu = decodePdu('04A12143F5310D0AA110624521430000A91BD4F29C0E6A97E7F3F0B9AC03B1DFE3301BE4AEB7C565F91C');
+    const pdu = decodePdu(
+      '04A12143F5310D0AA110624521430000A91BD4F29C0E6A97E7F3F0B9AC03B1DFE3301BE4AEB7C565F91C',
+    );
     expect(pdu).toMatchObject({
       kind: 'submit',
       smsc: { number: '12345', type: 'national' },
@@ -77,7 +80,9 @@ describe('decodePdu on published SMS-SUBMIT PDUs', () => {
 
   it('decodes an absolute validity period with its time zone', () => {
     // python-gsmmodem test/test_pdu.py: validity 2013-07-10 13:39 +02:00.
-    const pdu = decodePdu('0019000B917228001011F100003170013193008017D474BB3CA787DB70903DCC4E93D3F43C885E9ED301');
+    const pdu = decodePdu(
+      '0019000B917228001011F100003170013193008017D474BB3CA787DB70903DCC4E93D3F43C885E9ED301',
+    );
     expect(pdu).toMatchObject({
       kind: 'submit',
       text: 'Timestamp validity test',
@@ -155,7 +160,8 @@ describe('decodePdu on PDUs built from the 3GPP field layouts', () => {
   const alnum = '00' + '04' + '07D0C2B07B0D' + '00' + '00' + '62112250000040' + '02' + 'C834';
   // 16-bit concatenation IE 0x08 (23.040 9.2.3.24.8): reference 0x1234, part 2 of 3; the 7 header
   // octets are exactly 8 septets, so "Hi" follows with no fill bits.
-  const ref16 = '00' + '44' + '0B915155214365F7' + '00' + '00' + '62112250000029' + '0A' + '06080412340302C834';
+  const ref16 =
+    '00' + '44' + '0B915155214365F7' + '00' + '00' + '62112250000029' + '0A' + '06080412340302C834';
   // 8-bit concatenation IE 0x00 (23.040 9.2.3.24.1): 6 header octets = 48 bits, so one fill bit
   // aligns "Hi" on the 8th septet: 0x48 << 1 = 0x90, then 0x69.
   const ref8 = '00' + '44' + '0B915155214365F7' + '00' + '00' + '62112250000040' + '09' + '050003A703029069';

@@ -50,6 +50,7 @@ export function runOracle(pdus: readonly string[]): OracleAnswer[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as OracleAnswer);
-  if (answers.length !== pdus.length) throw new Error(`pdu-oracle answered ${answers.length} of ${pdus.length}`);
+  if (answers.length !== pdus.length)
+    throw new Error(`pdu-oracle answered ${answers.length} of ${pdus.length}`);
   return answers;
 }
