@@ -1,6 +1,7 @@
 // `branchgate cdr` command group: `cdr import <file>` loads an Asterisk CDR CSV into the store.
 // Further subcommands (push, receive) register on the same group below.
 import type { Command } from 'commander';
+import { registerCdrPushCommands } from './cdr-push.js';
 
 interface ImportFlags {
   dataDir?: string;
@@ -59,4 +60,5 @@ export function registerCdr(program: Command): void {
     .option('--timezone <zone>', 'IANA zone of the times in the file (usegmtime=yes: UTC)', 'UTC')
     .option('--strict', 'refuse the whole import when any line is bad (default: skip bad lines)')
     .action(runImport);
+  registerCdrPushCommands(cdr);
 }

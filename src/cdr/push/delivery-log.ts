@@ -1,0 +1,73 @@
+// The delivery log: one row per attempt (a delivery request or a "send test record"), with the
+// db_ids it carried, the HTTP status, the latency and the error text. Kept to the newest
+// DELIVERY_LOG_KEEP rows; pruned by the job after each run.
+import type { Kysely } from 'kysely';
+import type { Database, Store } from '../../store/index.js';
+
+/** How many log rows are kept. */
+export const DELIVERY_LOG_KEEP = 10_000;
+
+/** One attempt as it is logged. */
+export interface DeliveryAttempt {
+  atMs: number;
+  kind: 'delivery' | 'test';
+  /** First and last db_id carried (null for a test record). */
+  firstDbId: number | null;
+  lastDbId: number | null;
+  records: number;
+  /** HTTP status of the answer, null when there was none (timeout, refused, ...). */
+  status: number | null;
+  latencyMs: number;
+  /** '' when acknowledged. */
+  error: string;
+}
+
+/** Appends one attempt (inside the caller's transaction when given one). */
+export async function appendDeliveryLog(db: Kysely<Database>, a: DeliveryAttempt): Promise<void> {
+  await db
+    .insertInto('cdr_push_log')
+    .values({
+      at_ms: a.atMs,
+      kind: a.kind,
+      first_db_id: a.firstDbId,
+      last_db_id: a.lastDbId,
+      records: a.records,
+      status: a.status,
+      latency_ms: Math.round(a.latencyMs),
+      error: a.error.slice(0, 1000),
+    })
+    .execute();
+}
+
+/** The newest attempts first. */
+export async function listDeliveryLog(store: Store, limit: number): Promise<DeliveryAttempt[]> {
+  const rows = await store.db
+    .selectFrom('cdr_push_log')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    atMs: Number(r.at_ms),
+    kind: r.kind === 'test' ? 'test' : 'delivery',
+    firstDbId: r.first_db_id === null ? null : Number(r.first_db_id),
+    lastDbId: r.last_db_id === null ? null : Number(r.last_db_id),
+    records: r.records,
+    status: r.status,
+    latencyMs: r.latency_ms,
+    error: r.error,
+  }));
+}
+
+/** Deletes all but the newest `keep` rows. */
+export async function pruneDeliveryLog(store: Store, keep = DELIVERY_LOG_KEEP): Promise<void> {
+  const { max } = await store.db
+    .selectFrom('cdr_push_log')
+    .select((eb) => eb.fn.max('id').as('max'))
+    .executeTakeFirstOrThrow();
+  if (max === null || Number(max) <= keep) return;
+  await store.db
+    .deleteFrom('cdr_push_log')
+    .where('id', '<=', Number(max) - keep)
+    .execute();
+}

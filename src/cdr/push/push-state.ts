@@ -1,0 +1,124 @@
+// The delivery cursor: the last acknowledged db_id, kept in cdr_push_state with a generation that
+// replay bumps. The job advances it with a compare-and-set (generation and old value), in the same
+// transaction as the log row, so a replay or a second deliverer makes the advance fail instead of
+// being overwritten. db_id is dense and commit-ordered (cdr/record-store.ts), so a plain cursor
+// never passes a row that is not yet visible.
+import type { Kysely } from 'kysely';
+import type { Database, Store } from '../../store/index.js';
+import { withWriteLock } from '../../store/index.js';
+import { countCdrRecords } from '../record-store.js';
+import { appendDeliveryLog, type DeliveryAttempt } from './delivery-log.js';
+import { CdrPushError } from './push-error.js';
+
+/** The delivery state as read. */
+export interface PushState {
+  /** Last acknowledged db_id; null while delivery was never enabled. */
+  ackedDbId: number | null;
+  generation: number;
+  /** When the current run of failures began; null while delivering fine. */
+  failingSinceMs: number | null;
+  lastSuccessMs: number | null;
+}
+
+const num = (v: number | null) => (v === null ? null : Number(v));
+
+/** Reads the state row. */
+export async function readPushState(db: Kysely<Database>): Promise<PushState> {
+  const r = await db.selectFrom('cdr_push_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+  return {
+    ackedDbId: num(r.acked_db_id),
+    generation: Number(r.generation),
+    failingSinceMs: num(r.failing_since_ms),
+    lastSuccessMs: num(r.last_success_ms),
+  };
+}
+
+/**
+ * First enable: sets the cursor after the newest stored record (or to 0 with sendHistory) when it
+ * was never set. Call it inside the transaction that saves enabled=true.
+ */
+export async function initializeCursor(db: Kysely<Database>, sendHistory: boolean): Promise<void> {
+  const { max } = await db
+    .selectFrom('cdr')
+    .select((eb) => eb.fn.max('db_id').as('max'))
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('cdr_push_state')
+    .set({ acked_db_id: sendHistory ? 0 : Number(max ?? 0) })
+    .where('id', '=', 1)
+    .where('acked_db_id', 'is', null)
+    .execute();
+}
+
+/**
+ * Records an acknowledged request: moves the cursor from `from` to `to` if nothing else moved it
+ * (same generation, same value), clears failing-since, and logs the attempt, all in one
+ * transaction. Returns false when the cursor had moved (a replay, another deliverer).
+ */
+export async function recordAck(
+  store: Store,
+  expected: { generation: number; from: number },
+  to: number,
+  attempt: DeliveryAttempt,
+): Promise<boolean> {
+  return store.db.transaction().execute(async (trx) => {
+    const res = await trx
+      .updateTable('cdr_push_state')
+      .set({ acked_db_id: to, failing_since_ms: null, last_success_ms: attempt.atMs })
+      .where('id', '=', 1)
+      .where('generation', '=', expected.generation)
+      .where('acked_db_id', '=', expected.from)
+      .executeTakeFirst();
+    await appendDeliveryLog(trx, attempt);
+    return Number(res.numUpdatedRows) === 1;
+  });
+}
+
+/** Records a failed attempt: logs it and sets failing-since if not already failing. */
+export async function recordFailure(store: Store, attempt: DeliveryAttempt): Promise<void> {
+  await store.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('cdr_push_state')
+      .set({ failing_since_ms: attempt.atMs })
+      .where('id', '=', 1)
+      .where('failing_since_ms', 'is', null)
+      .execute();
+    await appendDeliveryLog(trx, attempt);
+  });
+}
+
+/**
+ * Replay: the next run starts at fromDbId (so records from there on are sent again). fromDbId may
+ * be at most the newest db_id + 1 (which skips the backlog). Bumps the generation so a run in
+ * flight cannot move the cursor back over the replay.
+ */
+export async function replayFrom(store: Store, fromDbId: number): Promise<PushState> {
+  if (!Number.isSafeInteger(fromDbId) || fromDbId < 1) {
+    throw new CdrPushError('bad_parameter', `from_db_id: must be a positive integer, not ${fromDbId}`);
+  }
+  return withWriteLock(store, 'cdr_push_settings', async (trx) => {
+    const { max } = await trx
+      .selectFrom('cdr')
+      .select((eb) => eb.fn.max('db_id').as('max'))
+      .executeTakeFirstOrThrow();
+    const newest = Number(max ?? 0);
+    if (fromDbId > newest + 1) {
+      throw new CdrPushError(
+        'bad_parameter',
+        `from_db_id: ${fromDbId} is beyond the newest record (db_id ${newest}); give at most ${newest + 1}`,
+      );
+    }
+    await trx
+      .updateTable('cdr_push_state')
+      .set((eb) => ({ acked_db_id: fromDbId - 1, generation: eb('generation', '+', 1) }))
+      .where('id', '=', 1)
+      .execute();
+    return readPushState(trx);
+  });
+}
+
+/** Records stored after the cursor (0 while delivery was never enabled). */
+export async function backlogOf(store: Store, state: PushState): Promise<number> {
+  if (state.ackedDbId === null) return 0;
+  return Math.max(0, (await countCdrRecords(store)) - state.ackedDbId);
+}

@@ -1,0 +1,163 @@
+// `branchgate cdr push` (status, --replay-from N, --test) and `branchgate cdr receive` (a receiver
+// for the push job), registered on the `cdr` group by src/cli/cdr.ts.
+import type { Command } from 'commander';
+
+interface PushFlags {
+  dataDir?: string;
+  db?: string;
+  replayFrom?: string;
+  test?: boolean;
+  timeZone?: string;
+}
+
+interface ReceiveFlags {
+  listen: string;
+  apiKey?: string;
+  bearer?: string;
+  basic?: string;
+  out?: string;
+  failRate?: string;
+  seed?: string;
+}
+
+async function runPush(flags: PushFlags): Promise<void> {
+  const push = await import('../cdr/push/index.js');
+  const { openStore } = await import('../store/index.js');
+  const { TimeFormatter } = await import('../cdr/wire-record.js');
+  const { systemClock } = await import('../shared/clock.js');
+  if (flags.replayFrom !== undefined && !/^[0-9]{1,15}$/.test(flags.replayFrom)) {
+    throw new push.CdrPushError('bad_parameter', `--replay-from: "${flags.replayFrom}" is not a db_id`);
+  }
+  const store = await openStore({ db: flags.db, dataDir: flags.dataDir });
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    if (flags.replayFrom !== undefined) {
+      const state = await push.replayFrom(store, Number(flags.replayFrom));
+      say(
+        `cdr push: the next run sends from db_id ${flags.replayFrom} (backlog ${await push.backlogOf(store, state)})`,
+      );
+    }
+    if (flags.test) {
+      const sender = new push.HttpSender();
+      try {
+        const a = await push.sendTestRecord(
+          store,
+          sender,
+          new TimeFormatter(flags.timeZone ?? 'UTC'),
+          systemClock,
+        );
+        say(
+          `cdr push test: ${a.ok ? 'acknowledged' : 'FAILED'} status ${a.status ?? '-'} in ${Math.round(a.latencyMs)} ms${a.error ? `: ${a.error}` : ''}`,
+        );
+        if (a.body) say(`  answer: ${a.body}`);
+        if (!a.ok) process.exitCode = 1;
+      } finally {
+        sender.close();
+      }
+    }
+    if (flags.replayFrom === undefined && !flags.test) {
+      const settings = await push.loadCdrPushSettings(store);
+      const state = await push.readPushState(store.db);
+      say(`enabled: ${settings.enabled}  url: ${settings.url || '(none)'}`);
+      say(
+        `last acknowledged db_id: ${state.ackedDbId ?? '(never enabled)'}  backlog: ${await push.backlogOf(store, state)}`,
+      );
+      say(
+        `failing since: ${state.failingSinceMs === null ? '-' : new Date(state.failingSinceMs).toISOString()}`,
+      );
+      for (const e of await push.listDeliveryLog(store, 10)) {
+        const ids =
+          e.firstDbId === null
+            ? 'test'
+            : e.firstDbId === e.lastDbId
+              ? `${e.firstDbId}`
+              : `${e.firstDbId}..${e.lastDbId}`;
+        say(
+          `  ${new Date(e.atMs).toISOString()} ${ids} status ${e.status ?? '-'} ${e.latencyMs} ms ${e.error}`,
+        );
+      }
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+function parseListen(value: string): { host: string; port: number } {
+  const m = /^(.*):([0-9]{1,5})$/.exec(value);
+  const port = Number(m?.[2]);
+  if (!m || port > 65535) throw new Error(`--listen: "${value}" is not HOST:PORT`);
+  return { host: (m[1] as string).replace(/^\[(.*)\]$/, '$1') || '127.0.0.1', port };
+}
+
+async function runReceive(flags: ReceiveFlags): Promise<void> {
+  const { CdrPushError, seededRandom, startCdrReceiver } = await import('../cdr/push/index.js');
+  let listen: { host: string; port: number };
+  try {
+    listen = parseListen(flags.listen);
+  } catch (err) {
+    throw new CdrPushError('bad_parameter', (err as Error).message);
+  }
+  const failRate = flags.failRate === undefined ? 0 : Number(flags.failRate);
+  if (!(failRate >= 0 && failRate <= 1)) {
+    throw new CdrPushError('bad_parameter', `--fail-rate: "${flags.failRate}" is not a number from 0 to 1`);
+  }
+  if (flags.basic !== undefined && !flags.basic.includes(':')) {
+    throw new CdrPushError('bad_parameter', '--basic: give user:pass');
+  }
+  if (flags.seed !== undefined && !/^[0-9]{1,10}$/.test(flags.seed)) {
+    throw new CdrPushError('bad_parameter', `--seed: "${flags.seed}" is not a whole number`);
+  }
+  const receiver = await startCdrReceiver({
+    host: listen.host,
+    port: listen.port,
+    apiKey: flags.apiKey,
+    bearer: flags.bearer,
+    basic: flags.basic,
+    out: flags.out,
+    failRate,
+    random: flags.seed === undefined ? undefined : seededRandom(Number(flags.seed)),
+    onRequest: (r) => {
+      const ids = r.records.map((x) => x.db_id);
+      const span =
+        ids.length === 0 ? '' : ids.length === 1 ? ` db_id ${ids[0]}` : ` db_id ${ids[0]}..${ids.at(-1)}`;
+      process.stdout.write(
+        `${r.at.toISOString()} ${r.method} ${r.status} key=${r.idempotencyKey || '-'} records=${r.records.length}${span}` +
+          `${r.repeat ? ' (repeat)' : ''}${r.reason ? ` ${r.reason}` : ''}\n`,
+      );
+    },
+  });
+  process.stdout.write(
+    `cdr receive: listening on ${receiver.url}${flags.out ? `, appending to ${flags.out}` : ''}\n`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await receiver.close();
+}
+
+/** Adds `push` and `receive` to the `cdr` command group. */
+export function registerCdrPushCommands(cdr: Command): void {
+  cdr
+    .command('push')
+    .description('CDR push status (cursor, backlog, recent attempts), replay, or a test record')
+    .option('--data-dir <dir>', 'data directory (the SQLite store is <dir>/branchgate.db)')
+    .option('--db <url>', 'SQLite file path or postgres:// URL (overrides --data-dir)')
+    .option('--replay-from <db_id>', 'send again from this db_id on the next run')
+    .option('--test', 'send a test record with the saved settings and show the answer')
+    .option('--time-zone <iana>', 'time zone of the test record times (default UTC)')
+    .action(runPush);
+  cdr
+    .command('receive')
+    .description(
+      'run a receiver for CDR push: checks credentials, appends records to a file, prints each request',
+    )
+    .option('--listen <host:port>', 'address to listen on', '127.0.0.1:9000')
+    .option('--api-key <key>', 'require this x-api-key')
+    .option('--bearer <token>', 'require Authorization: Bearer <token>')
+    .option('--basic <user:pass>', 'require HTTP Basic user:pass')
+    .option('--out <file.jsonl>', 'append each received record to this file')
+    .option('--fail-rate <0..1>', 'answer this share of requests with 500 (nothing stored)')
+    .option('--seed <n>', 'seed the --fail-rate randomness (repeatable runs)')
+    .action(runReceive);
+}
