@@ -1,5 +1,253 @@
-// `branchgate geo` command group.
-import type { Command } from 'commander';
+// `branchgate geo` command group: build geosite.dat / geoip.dat from sources, inspect, dump, diff
+// and export real files. Implementations load lazily (src/geo/index.ts) inside each action.
+import { type Command, Option } from 'commander';
+
+function codesOption(value: string): string[] {
+  return value
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+}
+
+/** Writes to stdout; a closed pipe (`| head`) ends the output quietly instead of crashing. */
+function print(text: string): void {
+  if (process.stdout.listenerCount('error') === 0) {
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
+  }
+  print(text);
+}
+
+async function loadGeo() {
+  return await import('../geo/index.js');
+}
+
+async function withProgress<T>(
+  unit: string,
+  run: (onProgress: (phase: string, done: number, total: number) => void) => T,
+) {
+  const { createProgress } = await import('../shared/progress.js');
+  const bar = createProgress({ unit });
+  let phase = '';
+  try {
+    return run((name, done, total) => {
+      if (name !== phase) {
+        if (phase !== '') bar.stop();
+        phase = name;
+        bar.start(total, name);
+      }
+      bar.update(done);
+    });
+  } finally {
+    if (phase !== '') bar.stop();
+  }
+}
 
 /** Adds the `geo` command group to the program. */
-export function registerGeo(_program: Command): void {}
+export function registerGeo(program: Command): void {
+  const geo = program.command('geo').description('build and read geosite.dat / geoip.dat files');
+
+  geo
+    .command('build-site')
+    .description('compile a domain-list-community data directory into a geosite.dat')
+    .argument('<data-dir>', 'directory of list files (the file name is the list code)')
+    .requiredOption('-o, --output <file>', 'the .dat file to write')
+    .option('--codes <a,b>', 'write only these lists (their includes are still resolved)', codesOption)
+    .action(async (dir: string, opts: { output: string; codes?: string[] }) => {
+      const g = await loadGeo();
+      const result = await withProgress('lists', (onProgress) =>
+        g.buildSiteDat(dir, { codes: opts.codes, onProgress }),
+      );
+      g.writeFileAtomic(opts.output, result.bytes);
+      process.stderr.write(
+        `wrote ${opts.output}: ${result.lists} lists, ${result.rules} rules, ${result.bytes.length} bytes\n`,
+      );
+    });
+
+  geo
+    .command('build-ip')
+    .description('compile text CIDR lists and/or a country mmdb into a geoip.dat')
+    .argument('[inputs...]', 'text list files or directories of them (the base name is the code)')
+    .requiredOption('-o, --output <file>', 'the .dat file to write')
+    .option('--codes <a,b>', 'write only these codes', codesOption)
+    .option('--mmdb <file>', 'a MaxMind-format country database (GeoLite2-Country, DB-IP Lite)')
+    .action(async (inputs: string[], opts: { output: string; codes?: string[]; mmdb?: string }) => {
+      const g = await loadGeo();
+      if (inputs.length === 0 && !opts.mmdb) {
+        throw new g.GeoError(
+          'code_not_found',
+          'geo build-ip needs at least one text list, directory or --mmdb file',
+        );
+      }
+      const result = await withProgress('files', (onProgress) =>
+        g.buildIpDat(inputs, { codes: opts.codes, mmdb: opts.mmdb, onProgress }),
+      );
+      g.writeFileAtomic(opts.output, result.bytes);
+      process.stderr.write(
+        `wrote ${opts.output}: ${result.lists} lists, ${result.rules} CIDRs, ${result.bytes.length} bytes\n`,
+      );
+    });
+
+  geo
+    .command('info')
+    .description('show the kind of a .dat file and every list with its counts by type')
+    .argument('<file>', 'a geosite.dat or geoip.dat')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const g = await loadGeo();
+      const dat = g.GeoDat.open(file);
+      try {
+        const info = g.datInfo(dat);
+        if (opts.json) {
+          print(`${JSON.stringify(info, null, 2)}\n`);
+          return;
+        }
+        const counts = (by: Readonly<Record<string, number>>) =>
+          Object.entries(by)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ');
+        const unit = info.kind === 'ip' ? 'CIDRs' : 'rules';
+        const out = [
+          `${file}: ${info.kind} lists, ${info.entries.length} entries, ${info.total} ${unit} (${counts(info.byType)}), ${info.size} bytes`,
+        ];
+        for (const e of info.entries) {
+          let line = `${e.code}\t${e.count}\t${counts(e.byType)}`;
+          if (e.withAttributes) line += `\t(${e.withAttributes} with attributes)`;
+          if (e.inverseMatch) line += '\t(inverse match)';
+          out.push(line);
+        }
+        print(`${out.join('\n')}\n`);
+      } finally {
+        dat.close();
+      }
+    });
+
+  geo
+    .command('dump')
+    .description('print one list: site rules in source syntax, or CIDRs')
+    .argument('<file>', 'a geosite.dat or geoip.dat')
+    .argument('<code>', 'the list code, optionally with attributes: google@ads')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (file: string, code: string, opts: { format: 'text' | 'json' }) => {
+      const g = await loadGeo();
+      const dat = g.GeoDat.open(file);
+      try {
+        const selector = g.parseListSelector(code);
+        const entry = dat.get(selector.code);
+        if (dat.kind === 'ip') {
+          const list = dat.readIp(entry);
+          const cidrs = list.cidrs.map((c) => g.cidrToText(c.ip, c.prefix));
+          if (opts.format === 'json') {
+            const json = { code: list.code, kind: 'ip', inverseMatch: list.inverseMatch, cidrs };
+            print(`${JSON.stringify(json, null, 2)}\n`);
+          } else print(cidrs.length ? `${cidrs.join('\n')}\n` : '');
+          return;
+        }
+        const list = dat.readSite(entry);
+        const rules = g.selectRules(list, selector);
+        if (opts.format === 'json') {
+          const json = {
+            code: list.code,
+            kind: 'site',
+            rules: rules.map((r) => ({
+              type: ['keyword', 'regexp', 'domain', 'full'][r.type] ?? r.type,
+              value: r.value,
+              attributes: Object.fromEntries(
+                r.attributes.map((a) => [a.key, typeof a.value === 'bigint' ? Number(a.value) : a.value]),
+              ),
+            })),
+          };
+          print(`${JSON.stringify(json, null, 2)}\n`);
+        } else print(rules.length ? `${rules.map(g.siteRuleToText).join('\n')}\n` : '');
+      } finally {
+        dat.close();
+      }
+    });
+
+  geo
+    .command('diff')
+    .description('show the lists and rules added and removed from <a> to <b>')
+    .argument('<a>', 'the older .dat file')
+    .argument('<b>', 'the newer .dat file')
+    .option('--json', 'print JSON')
+    .action(async (fileA: string, fileB: string, opts: { json?: boolean }) => {
+      const g = await loadGeo();
+      const a = g.GeoDat.open(fileA);
+      const b = g.GeoDat.open(fileB);
+      try {
+        if (a.kind !== b.kind && a.kind !== 'empty' && b.kind !== 'empty') {
+          throw new g.GeoError(
+            'dat_kind',
+            `${fileA} holds ${a.kind} lists but ${fileB} holds ${b.kind} lists`,
+          );
+        }
+        const diff = g.datDiff(a, b);
+        if (opts.json) {
+          print(`${JSON.stringify(diff, null, 2)}\n`);
+          return;
+        }
+        if (diff.length === 0) {
+          print('no differences\n');
+          return;
+        }
+        const out: string[] = [];
+        for (const d of diff) {
+          out.push(
+            `${d.status === 'added' ? '+' : d.status === 'removed' ? '-' : '~'} ${d.code} (+${d.added.length} -${d.removed.length})`,
+          );
+          for (const l of d.removed) out.push(`  - ${l}`);
+          for (const l of d.added) out.push(`  + ${l}`);
+        }
+        print(`${out.join('\n')}\n`);
+      } finally {
+        a.close();
+        b.close();
+      }
+    });
+
+  geo
+    .command('export')
+    .description('convert one list for another tool: text, dnsmasq (site lists) or nftables (IP lists)')
+    .argument('<file>', 'a geosite.dat or geoip.dat')
+    .requiredOption('--code <code>', 'the list code, optionally with attributes: google@ads')
+    .addOption(
+      new Option('--to <format>', 'target format').choices(['text', 'dnsmasq', 'nftables']).default('text'),
+    )
+    .option('--ipset <names>', 'dnsmasq: ipset=/domain/NAMES (default when no target is given: the code)')
+    .option('--nftset <spec>', 'dnsmasq: nftset=/domain/SPEC, e.g. 4#inet#fw#proxy4,6#inet#fw#proxy6')
+    .option('--server <addr>', 'dnsmasq: server=/domain/ADDR, e.g. 1.1.1.1 or 127.0.0.1#5353')
+    .option('--table <family name>', 'nftables: the table', 'inet branchgate')
+    .option('--set <name>', 'nftables: set name base; sets are NAME4 and NAME6 (default: the code)')
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .action(
+      async (
+        file: string,
+        opts: {
+          code: string;
+          to: 'text' | 'dnsmasq' | 'nftables';
+          ipset?: string;
+          nftset?: string;
+          server?: string;
+          table: string;
+          set?: string;
+          output?: string;
+        },
+      ) => {
+        const g = await loadGeo();
+        const dat = g.GeoDat.open(file);
+        try {
+          const result = g.exportList(dat, opts);
+          if (opts.output) g.writeFileAtomic(opts.output, Buffer.from(result.text));
+          else print(result.text);
+          if (result.skipped > 0) {
+            process.stderr.write(
+              `skipped ${result.skipped} keyword/regexp rules that ${opts.to} cannot express\n`,
+            );
+          }
+        } finally {
+          dat.close();
+        }
+      },
+    );
+}

@@ -1,0 +1,190 @@
+// Reads a geosite.dat / geoip.dat without decoding what is not asked for:
+//   open -> scan the top-level entries (field 1, length-delimited), reading only each entry's
+//   header and country_code -> index {code, offset, length} -> decode one entry on demand.
+// The kind (site or ip) is told from the first rule's shape. Corrupt or truncated data throws
+// GeoError('dat_corrupt') with the byte offset.
+import { type ByteSource, fileSource, memorySource } from './byte-source.js';
+import { GeoError } from './errors.js';
+import { decodeGeoIp } from './ip-decoder.js';
+import type { IpList, SiteList } from './model.js';
+import { decodeGeoSite } from './site-decoder.js';
+import { WireReader } from './wire-reader.js';
+
+/** What a .dat file holds: domain lists, IP lists, or nothing that tells (no rules at all). */
+export type DatKind = 'site' | 'ip' | 'empty';
+
+/** One top-level entry: its code and where its message bytes are (after tag and length). */
+export interface DatEntry {
+  readonly code: string;
+  readonly offset: number;
+  readonly length: number;
+}
+
+const HEADER_WINDOW = 96;
+
+/** An opened .dat file: entry index plus on-demand decoding of single lists. */
+export class GeoDat {
+  /** Entries in file order. */
+  readonly entries: readonly DatEntry[];
+  /** Whether the file holds site or IP lists. */
+  readonly kind: DatKind;
+  private readonly byCode: Map<string, DatEntry>;
+
+  private constructor(
+    private readonly source: ByteSource,
+    /** A name for messages (the path). */
+    readonly name: string,
+  ) {
+    const { entries, kind } = scan(source);
+    this.entries = entries;
+    this.kind = kind;
+    this.byCode = new Map(entries.map((e) => [e.code.toUpperCase(), e]));
+  }
+
+  /** Opens a file and indexes its entries (reads only entry headers). */
+  static open(path: string): GeoDat {
+    let source: ByteSource;
+    try {
+      source = fileSource(path);
+    } catch (err) {
+      throw new GeoError('code_not_found', `cannot open ${path}: ${(err as Error).message}`);
+    }
+    try {
+      return new GeoDat(source, path);
+    } catch (err) {
+      source.close();
+      if (err instanceof GeoError) throw new GeoError(err.code, `${path}: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** Indexes bytes already in memory. */
+  static fromBytes(bytes: Uint8Array, name = '<memory>'): GeoDat {
+    return new GeoDat(memorySource(bytes), name);
+  }
+
+  /** Size of the file in bytes. */
+  get size(): number {
+    return this.source.size;
+  }
+
+  /** The entry of a code (case-insensitive), if present. */
+  find(code: string): DatEntry | undefined {
+    return this.byCode.get(code.toUpperCase());
+  }
+
+  /** The entry of a code, or a code_not_found error listing how to see the codes. */
+  get(code: string): DatEntry {
+    const entry = this.find(code);
+    if (!entry) {
+      throw new GeoError(
+        'code_not_found',
+        `${this.name}: no list "${code}" (run \`branchgate geo info\` to list codes)`,
+      );
+    }
+    return entry;
+  }
+
+  /** The raw message bytes of an entry. */
+  entryBytes(entry: DatEntry): Uint8Array {
+    return this.source.read(entry.offset, entry.length);
+  }
+
+  /** Decodes one entry as a site list. */
+  readSite(entry: DatEntry): SiteList {
+    this.expect('site');
+    return decodeGeoSite(this.entryBytes(entry), 0, entry.length, entry.offset);
+  }
+
+  /** Decodes one entry as an IP list. */
+  readIp(entry: DatEntry): IpList {
+    this.expect('ip');
+    return decodeGeoIp(this.entryBytes(entry), 0, entry.length, entry.offset);
+  }
+
+  /** Releases the file. */
+  close(): void {
+    this.source.close();
+  }
+
+  private expect(kind: 'site' | 'ip'): void {
+    if (this.kind !== kind && this.kind !== 'empty') {
+      throw new GeoError('dat_kind', `${this.name} holds ${this.kind} lists, not ${kind} lists`);
+    }
+  }
+}
+
+function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
+  const entries: DatEntry[] = [];
+  let kind: DatKind = 'empty';
+  let pos = 0;
+  while (pos < source.size) {
+    const head = source.read(pos, 16);
+    const r = new WireReader(head, 0, head.length, pos);
+    const tag = r.uint32();
+    const wire = tag & 7;
+    if (tag >>> 3 !== 1 || wire !== 2) {
+      if (tag >>> 3 === 0) r.fail(`invalid field number 0 (not a GeoSiteList/GeoIPList)`, 0);
+      // Unknown top-level field: skip it, as protobuf readers do.
+      if (wire === 2) {
+        const len = r.uint32();
+        pos += r.pos + len;
+        if (pos > source.size) r.fail('field runs past the end of the file', 0);
+      } else {
+        const whole = new WireReader(source.read(pos, 16), 0, 16, pos);
+        whole.uint32();
+        whole.skip(wire);
+        pos += whole.pos;
+      }
+      continue;
+    }
+    const length = r.uint32();
+    const offset = pos + r.pos;
+    if (offset + length > source.size) {
+      r.fail(
+        `entry ${entries.length + 1} of ${length} bytes runs past the end of the file (${source.size - offset} left; truncated?)`,
+        0,
+      );
+    }
+    const { code, kind: entryKind } = readEntryHead(source, offset, length);
+    if (kind === 'empty') kind = entryKind;
+    entries.push({ code, offset, length });
+    pos = offset + length;
+  }
+  return { entries, kind };
+}
+
+/** Reads an entry's country_code (field 1) and tells site from ip by its first field-2 message. */
+function readEntryHead(source: ByteSource, offset: number, length: number): { code: string; kind: DatKind } {
+  if (length > HEADER_WINDOW) {
+    try {
+      return parseEntryHead(source.read(offset, HEADER_WINDOW), offset, length);
+    } catch (err) {
+      // A field straddles the window (a long code or first rule): read the whole entry instead.
+      if (!(err instanceof GeoError)) throw err;
+    }
+  }
+  return parseEntryHead(source.read(offset, length), offset, length);
+}
+
+function parseEntryHead(window: Uint8Array, offset: number, length: number): { code: string; kind: DatKind } {
+  const r = new WireReader(window, 0, window.length, offset);
+  let code: string | undefined;
+  let fallbackCode = '';
+  let kind: DatKind = 'empty';
+  while (r.pos < length) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field === 1 && wire === 2) code = r.string();
+    else if (field === 2 && wire === 2) {
+      const end = r.lengthEnd();
+      // A CIDR starts with its ip bytes (field 1, tag 0x0a); a Domain with type (0x08) or value (0x12).
+      if (kind === 'empty' && end > r.pos) kind = window[r.pos] === 0x0a ? 'ip' : 'site';
+      r.pos = end;
+    } else if ((field === 4 || field === 5) && wire === 2) fallbackCode = r.string();
+    else r.skip(wire);
+    if (code !== undefined && kind !== 'empty') break;
+  }
+  return { code: code ?? fallbackCode, kind };
+}
