@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { FailureLimiter, type FailureLimits } from '../auth/index.js';
 import { authRoutes } from '../auth/routes.js';
 import { cdrPullRoutes } from '../cdr/pull-routes.js';
+import { cdrPushRoutes } from '../cdr/push/routes.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 import type { AppDeps } from './deps.js';
@@ -64,5 +65,6 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   await authRoutes(app, deps);
   await cdrPullRoutes(app, deps);
+  await cdrPushRoutes(app, deps);
   return { app, deps };
 }

@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ensureAdmin } from '../auth/index.js';
+import { startCdrPushJob } from '../cdr/push/push-job.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { openStore, type Store } from '../store/index.js';
 import { buildApp } from './app.js';
@@ -20,8 +21,9 @@ export interface Service {
 }
 
 /** Starts the background services; areas add theirs here. */
-async function startServices(_config: ServeConfig, _deps: AppDeps): Promise<Service[]> {
-  return [];
+async function startServices(_config: ServeConfig, deps: AppDeps): Promise<Service[]> {
+  const push = startCdrPushJob({ store: deps.store, clock: deps.clock, timeZone: deps.timeZone });
+  return [{ name: 'cdr-push', stop: push.stop }];
 }
 
 /** A running server. */
