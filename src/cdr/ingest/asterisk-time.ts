@@ -6,7 +6,7 @@ import { CdrImportError } from './errors.js';
 /** Turns one time field into unix seconds, or null when the text is not a time. */
 export type TimeParser = (text: string) => number | null;
 
-const WALL = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)?$/;
+const WALL = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?$/;
 const EPOCH = /^\d{1,12}(?:\.\d+)?$/;
 const DAY_MS = 86_400_000;
 
@@ -65,21 +65,31 @@ export function createTimeParser(zone: string): TimeParser {
     if (valid.length === 0) return wallMs - before; // in the gap: move forward by the gap
     return wallMs - Math.max(...valid); // repeated hour: the earlier instant has the larger offset
   };
+  // Hot path: "YYYY-MM-DD HH:MM:SS" read by char codes, the day's UTC midnight cached.
+  const dayCache = new Map<string, number>();
+  const dayMs = (text: string): number | null => {
+    const key = text.slice(0, 10);
+    let ms = dayCache.get(key);
+    if (ms === undefined) {
+      const y = Number(key.slice(0, 4));
+      const mo = Number(key.slice(5, 7));
+      const d = Number(key.slice(8, 10));
+      ms = Date.UTC(y, mo - 1, d);
+      const date = new Date(ms);
+      if (mo < 1 || mo > 12 || date.getUTCDate() !== d || date.getUTCMonth() !== mo - 1) ms = Number.NaN;
+      if (dayCache.size > 10_000) dayCache.clear();
+      dayCache.set(key, ms);
+    }
+    return Number.isNaN(ms) ? null : ms;
+  };
   return (text) => {
-    const m = WALL.exec(text);
-    if (m) {
-      const [, y, mo, d, h, mi, s] = m.map(Number) as [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-      ];
-      if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return null;
-      const wallMs = Date.UTC(y, mo - 1, d, h, mi, s);
-      if (new Date(wallMs).getUTCDate() !== d) return null; // e.g. 2026-02-30
+    if (text.length >= 19 && WALL.test(text)) {
+      const h = Number(text.slice(11, 13));
+      const mi = Number(text.slice(14, 16));
+      const s = Number(text.slice(17, 19));
+      const day = dayMs(text);
+      if (day === null || h > 23 || mi > 59 || s > 59) return null;
+      const wallMs = day + ((h * 60 + mi) * 60 + s) * 1000;
       return (utc ? wallMs : toInstant(wallMs, text.slice(0, 13))) / 1000;
     }
     if (EPOCH.test(text)) return Math.floor(Number(text));

@@ -7,7 +7,8 @@ const NUMBER = /^\+?[0-9*#]+$/;
 const CHANNEL = /^([^/]+)\/(.+)-[0-9a-f]+(?:;\d)?$/i;
 
 function numberOf(resource: string): string {
-  const n = resource.split('@')[0] ?? '';
+  const at = resource.indexOf('@');
+  const n = at === -1 ? resource : resource.slice(0, at);
   return NUMBER.test(n) ? n : '';
 }
 

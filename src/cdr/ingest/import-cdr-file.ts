@@ -118,7 +118,7 @@ export async function importCdrFile(
           }
           const row = result.row;
           groups.add(groupKeyOf(row), memberOf(row, good));
-          out.push(JSON.stringify([cdrIdentity(row, csv.fields), good, row]));
+          out.push(encodeSpoolLine(cdrIdentity(row, csv.fields), csv.line, csv.fields));
           good++;
         }
         if (out.length) writeSync(fd, `${out.join('\n')}\n`);
@@ -158,11 +158,16 @@ export async function importCdrFile(
     };
     progress.start(good, 'importing');
     try {
+      const rowOf = createRowReader(layout ?? { name: 'none', columns: [] }, parseTime);
+      let index = 0;
       for await (const batch of readLineBatches(spoolPath)) {
         for (const text of batch.lines) {
           if (text === '') continue;
-          const [identity, index, row] = JSON.parse(text) as [string, number, SourceRow];
-          const initial = groups.initialDestination(groupKeyOf(row), memberOf(row, index));
+          const { identity, line, fields } = decodeSpoolLine(text);
+          const result = rowOf(line, fields);
+          if (!result.ok) throw new Error(`spooled line ${line} no longer reads: ${result.reason}`);
+          const row = result.row;
+          const initial = groups.initialDestination(groupKeyOf(row), memberOf(row, index++));
           pending.push(toNewCdrRecord(row, identity, initial));
           if (pending.length >= batchSize) await flush();
         }
@@ -175,6 +180,26 @@ export async function importCdrFile(
   } finally {
     rmSync(spoolDir, { recursive: true, force: true });
   }
+}
+
+// The spool holds each good line's identity, line number and fields, separated by U+001F; a line
+// whose fields contain U+001F itself is spooled as JSON instead (marked by a leading U+001E).
+const US = '\u001f';
+const RS = '\u001e';
+
+function encodeSpoolLine(identity: string, line: number, fields: readonly string[]): string {
+  if (fields.some((f) => f.includes(US) || f.includes(RS)))
+    return RS + JSON.stringify([identity, line, fields]);
+  return `${identity}${US}${line}${US}${fields.join(US)}`;
+}
+
+function decodeSpoolLine(text: string): { identity: string; line: number; fields: string[] } {
+  if (text.startsWith(RS)) {
+    const [identity, line, fields] = JSON.parse(text.slice(1)) as [string, number, string[]];
+    return { identity, line, fields };
+  }
+  const parts = text.split(US);
+  return { identity: parts[0] as string, line: Number(parts[1]), fields: parts.slice(2) };
 }
 
 function memberOf(row: SourceRow, index: number): GroupMember {

@@ -74,6 +74,7 @@ export function createRowReader(
     recordingfile: at('recordingfile'),
   };
   const expected = layout.columns.length;
+  const text = (fields: string[], i: number): string => (i < 0 ? '' : (fields[i] as string));
 
   return (line, fields) => {
     if (fields.length !== expected) {
@@ -82,64 +83,69 @@ export function createRowReader(
         reason: `has ${fields.length} fields, the layout (${layout.name}) has ${expected}`,
       };
     }
-    const text = (i: number): string => (i < 0 ? '' : (fields[i] as string));
-    let problem = '';
-    const time = (name: string, i: number, required: boolean): number | null => {
-      const value = text(i);
-      if (value === '') {
-        if (required && i >= 0 && !problem) problem = `field ${name}: empty, a time is required`;
-        return null;
-      }
-      const t = parseTime(value);
-      if (t === null && !problem) problem = `field ${name}: ${JSON.stringify(value)} is not a time`;
-      return t;
-    };
-    const int = (name: string, i: number): number | null => {
-      const value = text(i);
-      if (i < 0) return null;
-      if (!INTEGER.test(value)) {
-        if (!problem) problem = `field ${name}: ${JSON.stringify(value)} is not a whole number`;
-        return null;
-      }
-      return Number(value);
-    };
-    const start = time('start', pos.start, true);
-    const answer = time('answer', pos.answer, false);
-    const endField = time('end', pos.end, true);
-    const durationField = int('duration', pos.duration);
-    const billsecField = int('billsec', pos.billsec);
-    const sequence = pos.sequence >= 0 && text(pos.sequence) !== '' ? int('sequence', pos.sequence) : null;
-    if (problem || start === null) return { ok: false, reason: problem || 'field start: missing' };
+    const start = readTime(parseTime, 'start', text(fields, pos.start), pos.start >= 0);
+    if (typeof start === 'string') return { ok: false, reason: start };
+    const answer = readTime(parseTime, 'answer', text(fields, pos.answer), false);
+    if (typeof answer === 'string') return { ok: false, reason: answer };
+    const endField = readTime(parseTime, 'end', text(fields, pos.end), pos.end >= 0);
+    if (typeof endField === 'string') return { ok: false, reason: endField };
+    const durationField = readInt('duration', text(fields, pos.duration), pos.duration >= 0);
+    if (typeof durationField === 'string') return { ok: false, reason: durationField };
+    const billsecField = readInt('billsec', text(fields, pos.billsec), pos.billsec >= 0);
+    if (typeof billsecField === 'string') return { ok: false, reason: billsecField };
+    const sequenceText = text(fields, pos.sequence);
+    const sequence = readInt('sequence', sequenceText, sequenceText !== '');
+    if (typeof sequence === 'string') return { ok: false, reason: sequence };
+    if (start === null) return { ok: false, reason: 'field start: missing' };
     const end = endField ?? start + (durationField ?? 0);
     return {
       ok: true,
       row: {
         line,
-        accountcode: text(pos.accountcode),
-        src: text(pos.src),
-        dst: text(pos.dst),
-        dcontext: text(pos.dcontext),
-        clid: text(pos.clid),
-        channel: text(pos.channel),
-        dstchannel: text(pos.dstchannel),
-        lastapp: text(pos.lastapp),
-        lastdata: text(pos.lastdata),
+        accountcode: text(fields, pos.accountcode),
+        src: text(fields, pos.src),
+        dst: text(fields, pos.dst),
+        dcontext: text(fields, pos.dcontext),
+        clid: text(fields, pos.clid),
+        channel: text(fields, pos.channel),
+        dstchannel: text(fields, pos.dstchannel),
+        lastapp: text(fields, pos.lastapp),
+        lastdata: text(fields, pos.lastdata),
         start,
         answer,
         end,
         duration: durationField ?? end - start,
         billsec: billsecField ?? (answer === null ? 0 : Math.max(0, end - answer)),
-        disposition: text(pos.disposition),
-        amaflags: text(pos.amaflags),
-        uniqueid: text(pos.uniqueid),
-        userfield: text(pos.userfield),
-        peeraccount: text(pos.peeraccount),
-        linkedid: text(pos.linkedid),
+        disposition: text(fields, pos.disposition),
+        amaflags: text(fields, pos.amaflags),
+        uniqueid: text(fields, pos.uniqueid),
+        userfield: text(fields, pos.userfield),
+        peeraccount: text(fields, pos.peeraccount),
+        linkedid: text(fields, pos.linkedid),
         sequence,
-        initialDestination: text(pos.initialDestination),
-        computedDestination: text(pos.computedDestination),
-        recordingfile: text(pos.recordingfile),
+        initialDestination: text(fields, pos.initialDestination),
+        computedDestination: text(fields, pos.computedDestination),
+        recordingfile: text(fields, pos.recordingfile),
       },
     };
   };
+}
+
+// A time field: seconds, null when empty and optional, or the reason it is refused.
+function readTime(
+  parseTime: TimeParser,
+  name: string,
+  value: string,
+  required: boolean,
+): number | null | string {
+  if (value === '') return required ? `field ${name}: empty, a time is required` : null;
+  return parseTime(value) ?? `field ${name}: ${JSON.stringify(value)} is not a time`;
+}
+
+// A whole-number field: the number, null when the column is absent, or the reason it is refused.
+function readInt(name: string, value: string, present: boolean): number | null | string {
+  if (!present) return null;
+  return INTEGER.test(value)
+    ? Number(value)
+    : `field ${name}: ${JSON.stringify(value)} is not a whole number`;
 }
