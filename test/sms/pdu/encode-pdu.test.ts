@@ -117,6 +117,13 @@ describe('encodeSubmit options', () => {
       [0x15, '8bit', { reference: 0xbeef, total: 3, sequence: 3, referenceBits: 16 }],
     ]);
     expect(Buffer.concat(decoded.map((p) => p.data ?? new Uint8Array()))).toEqual(Buffer.from(data));
+    const oracle = runOracle(pdus(parts));
+    expect(oracle.map((o) => [o.coding, o.udh?.ref16, o.udh?.part, o.udh?.total])).toEqual([
+      ['8bit', 0xbeef, 1, 3],
+      ['8bit', 0xbeef, 2, 3],
+      ['8bit', 0xbeef, 3, 3],
+    ]);
+    expect(oracle.map((o) => o.text).join('')).toBe(Buffer.from(data).toString('hex').toUpperCase());
   });
 });
 
