@@ -104,7 +104,9 @@ async function startBaseline(kind: 'sqlite' | 'postgres', location: string) {
     const max = db.prepare('SELECT max(db_id) AS n FROM cdr');
     page = async (after, limit) => stmt.all(after, limit) as RawRow[];
     total = async () => (max.get() as { n: number }).n;
-    close = async () => db.close();
+    close = async () => {
+      db.close();
+    };
   } else {
     const pool = new pg.Pool({ connectionString: location, max: 10 });
     page = async (after, limit) => (await pool.query(pageSql, [after, limit])).rows as RawRow[];
