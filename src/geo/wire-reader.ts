@@ -89,7 +89,7 @@ export class WireReader {
   /** Reads a length-delimited field as bytes (a copy). */
   bytesField(): Uint8Array {
     const end = this.lengthEnd();
-    const out = this.bytes.slice(this.pos, end);
+    const out = new Uint8Array(this.bytes.subarray(this.pos, end));
     this.pos = end;
     return out;
   }

@@ -1,0 +1,14 @@
+// Where the shared real-data corpora live: ../shared/corpora beside the repository (CI clones the
+// repo with shared/ next to it), found from this file's location, never from the working directory.
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** ../shared/corpora/geo relative to the repository root. */
+export const geoCorpora = resolve(repoRoot, '../shared/corpora/geo');
+
+/** True when the geo corpora are present. */
+export const hasGeoCorpora = existsSync(resolve(geoCorpora, 'upstream/dlc.dat'));
