@@ -14,11 +14,13 @@ interface ImportFlags {
 const MAX_BAD_LINES_SHOWN = 100;
 
 async function runImport(file: string, flags: ImportFlags): Promise<void> {
-  const { importCdrFile, parseColumnsOption } = await import('../cdr/ingest/index.js');
+  const { createTimeParser, importCdrFile, parseColumnsOption } = await import('../cdr/ingest/index.js');
   const { insertCdrRecords } = await import('../cdr/record-store.js');
   const { openStore } = await import('../store/index.js');
   const { createProgress } = await import('../shared/progress.js');
+  // Options are checked before the store is opened, so a mistyped flag creates nothing.
   const layout = flags.columns === undefined ? undefined : parseColumnsOption(flags.columns);
+  createTimeParser(flags.timezone);
   const store = await openStore({ db: flags.db, dataDir: flags.dataDir });
   let shown = 0;
   try {

@@ -1,4 +1,5 @@
 // The CDR ingest area: importing Asterisk CDR CSV files (cdr_csv Master.csv, cdr_custom).
+export { createTimeParser, type TimeParser } from './asterisk-time.js';
 export {
   CSV_16,
   CSV_17_UNIQUEID,
