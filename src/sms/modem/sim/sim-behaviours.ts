@@ -269,6 +269,7 @@ export const DEFAULT_BEHAVIOURS: Readonly<Record<string, SimBehaviour>> = {
     cmd.op === 'test' ? ok('+CPBS: ("SM")') : cmd.op === 'read' ? ok('+CPBS: "SM",0,100') : ok(),
   '+CGDCONT': () => ok(),
   '+CLAC': () => ok(),
+  '+CHUP': () => ok(),
 };
 
 /** Identity of the simulated modem unless options say otherwise. */

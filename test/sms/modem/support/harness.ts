@@ -1,0 +1,128 @@
+// Test harness: a real engine (createModem) against the real simulator, over the in-memory link or
+// over a real pty through serialport. Time is a manual scheduler shared by both ends.
+import { setImmediate as nextTurn, setTimeout as realSleep } from 'node:timers/promises';
+import {
+  createManualScheduler,
+  createModem,
+  createSerialTransport,
+  createSimulatedModem,
+  createStreamTransport,
+  type ManualScheduler,
+  type Modem,
+  type ModemOptions,
+  type PtyLink,
+  type SimulatedModem,
+  type SimulatedModemOptions,
+  servePty,
+} from '../../../../src/sms/modem/index.js';
+
+/** The two ways the engine reaches the simulator. */
+export const LINKS = ['memory', 'pty'] as const;
+export type LinkKind = (typeof LINKS)[number];
+
+export interface Harness {
+  kind: LinkKind;
+  sim: SimulatedModem;
+  modem: Modem;
+  clock: ManualScheduler;
+  pty: PtyLink | undefined;
+  /** Lets in-flight I/O land (event-loop turns in memory, a short real pause on a pty). */
+  settle(): Promise<void>;
+  /** Advances the manual clock timer by timer, letting I/O land in between, until cond() holds. */
+  advanceUntil(cond: () => boolean, maxSteps?: number): Promise<void>;
+  /** Waits (real time, bounded) for I/O to make cond() true, without moving the manual clock. */
+  waitFor(cond: () => boolean, what: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openHarness(
+  kind: LinkKind,
+  simOptions: SimulatedModemOptions = {},
+  modemOptions: ModemOptions = {},
+): Promise<Harness> {
+  const clock = createManualScheduler();
+  const sim = createSimulatedModem({ clock, ...simOptions });
+  let pty: PtyLink | undefined;
+  let modem: Modem;
+  if (kind === 'memory') {
+    modem = createModem({
+      transport: createStreamTransport(() => sim.connect(), 'simulator'),
+      options: modemOptions,
+      clock,
+    });
+  } else {
+    pty = await servePty(sim);
+    modem = createModem({
+      transport: createSerialTransport({ path: pty.path, clock }),
+      options: modemOptions,
+      clock,
+    });
+  }
+  const settle = async () => {
+    if (kind === 'memory') {
+      for (let i = 0; i < 20; i++) await nextTurn();
+    } else {
+      await realSleep(40);
+    }
+  };
+  const waitFor = async (cond: () => boolean, what: string) => {
+    for (let i = 0; i < 1000; i++) {
+      if (cond()) return;
+      if (kind === 'memory') await nextTurn();
+      else await realSleep(5);
+    }
+    throw new Error(`gave up waiting for ${what}`);
+  };
+  return {
+    kind,
+    sim,
+    modem,
+    clock,
+    pty,
+    settle,
+    waitFor,
+    async advanceUntil(cond, maxSteps = 200) {
+      for (let i = 0; i < maxSteps; i++) {
+        await settle();
+        if (cond()) return;
+        const due = clock.nextDueIn();
+        if (due !== undefined) clock.advance(due);
+      }
+      throw new Error(`condition not reached after ${maxSteps} timer steps`);
+    },
+    async close() {
+      await modem.stop();
+      await pty?.close();
+    },
+  };
+}
+
+/** The settled outcome of a promise, for asserting on rejections without unhandled ones. */
+export function outcome<T>(promise: Promise<T>): {
+  done: () => boolean;
+  value: () => T;
+  error: () => unknown;
+} {
+  let state: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
+  promise.then(
+    (value) => {
+      state = { ok: true, value };
+    },
+    (error: unknown) => {
+      state = { ok: false, error };
+    },
+  );
+  return {
+    done: () => state !== undefined,
+    value: () => {
+      if (state?.ok !== true)
+        throw new Error(`not fulfilled: ${state === undefined ? 'pending' : String(state.error)}`);
+      return state.value;
+    },
+    error: () => {
+      if (state?.ok !== false)
+        throw new Error(state === undefined ? 'still pending' : 'fulfilled, not rejected');
+      return state.error;
+    },
+  };
+}
