@@ -7,7 +7,7 @@ export interface TestResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary JSON bodies.
+  // Tests inspect arbitrary JSON bodies.
   json(): any;
 }
 
