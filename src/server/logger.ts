@@ -1,6 +1,6 @@
 // Log options: pino JSON lines; request URLs with secrets in the query string redacted; no
 // headers, cookies or bodies are logged at all.
-import type { FastifyLoggerOptions, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyLoggerOptions, FastifyRequest } from 'fastify';
 
 const SECRET_PARAMS = /([?&](?:key|auth|password|secret|token|api_key)=)[^&]*/gi;
 
@@ -20,7 +20,7 @@ export function loggerOptions(level: string): FastifyLoggerOptions | false {
         url: redactUrl(req.url),
         remoteAddress: req.ip,
       }),
-      res: (res: FastifyReply) => ({ statusCode: res.statusCode }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   };
 }
