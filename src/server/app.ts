@@ -20,6 +20,8 @@ export interface AppOptions {
   clock?: Clock;
   timeZone?: string;
   logLevel?: string;
+  /** Where log lines go (default stdout); tests capture them to check what is never logged. */
+  logStream?: { write(line: string): void };
   failureLimits?: FailureLimits;
   /** TLS key and certificate (PEM); plain HTTP when absent. */
   https?: { key: string | Buffer; cert: string | Buffer } | undefined;
@@ -36,7 +38,7 @@ export interface BuiltApp {
 /** Builds the app (not yet listening). */
 export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const clock = options.clock ?? systemClock;
-  const logger = loggerOptions(options.logLevel ?? 'info');
+  const logger = loggerOptions(options.logLevel ?? 'info', options.logStream);
   const serverOptions: FastifyServerOptions & { https?: { key: string | Buffer; cert: string | Buffer } } = {
     logger: logger === false ? false : logger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,

@@ -10,10 +10,14 @@ export function redactUrl(url: string): string {
 }
 
 /** Fastify logger options for a level ('silent' turns logging off). */
-export function loggerOptions(level: string): FastifyLoggerOptions | false {
+export function loggerOptions(
+  level: string,
+  stream?: { write(line: string): void },
+): FastifyLoggerOptions | false {
   if (level === 'silent') return false;
   return {
     level,
+    ...(stream ? { stream } : {}),
     serializers: {
       req: (req: FastifyRequest) => ({
         method: req.method,
