@@ -1,20 +1,12 @@
-// Shared tail of the encoders: SMSC prefix + TPDU octets -> EncodedPdu with the AT+CMGS length,
-// and the per-part planning of a message body (text via splitText, or 8-bit data).
+// Shared parts of the encoders: planning the parts of a message body (text via splitText, or
+// 8-bit data), option checks, and SMSC prefix + TPDU -> EncodedPdu with the AT+CMGS length.
 
-import { encodeSmsc } from './address.js';
 import { encodeDcs } from './dcs.js';
-import { bytesToHex } from './hex.js';
 import { PduError } from './pdu-error.js';
+import { PduWriter } from './pdu-writer.js';
 import { checkReference, concatCapacityOctets, splitText } from './split-text.js';
-import type {
-  ConcatInfo,
-  EncodeCommonOptions,
-  EncodedPdu,
-  MessageBody,
-  PduEncoding,
-  SmsAddress,
-} from './types.js';
-import { concatHeader, encodeUserData } from './user-data.js';
+import type { ConcatInfo, EncodeCommonOptions, EncodedPdu, MessageBody, PduEncoding } from './types.js';
+import { writeUserData } from './user-data.js';
 
 /** One part ready to encode: its payload, alphabet and concatenation header. */
 export interface PlannedPart {
@@ -56,7 +48,7 @@ export function checkOctet(value: number, field: string): number {
   return value;
 }
 
-/** TP-DCS of a planned part. */
+/** Checks the message class option and gives the TP-DCS of a part. */
 export function partDcs(part: PlannedPart, options: EncodeCommonOptions): number {
   const messageClass = options.messageClass;
   if (messageClass !== undefined && ![0, 1, 2, 3].includes(messageClass)) {
@@ -65,21 +57,14 @@ export function partDcs(part: PlannedPart, options: EncodeCommonOptions): number
   return encodeDcs(part.encoding, messageClass);
 }
 
-/** TP-UDL + TP-UD of a planned part. */
-export function partUserData(part: PlannedPart): number[] {
-  return encodeUserData(part.encoding, part.payload, concatHeader(part.concat));
-}
-
-/** Joins the SMSC prefix and the TPDU into an EncodedPdu. */
-export function finishPdu(
-  smsc: string | SmsAddress | undefined,
-  tpdu: number[],
-  encoding: PduEncoding,
-  concat: ConcatInfo | undefined,
-): EncodedPdu {
-  const prefix = encodeSmsc(smsc);
-  const bytes = new Uint8Array(prefix.length + tpdu.length);
-  bytes.set(prefix, 0);
-  bytes.set(tpdu, prefix.length);
-  return { pdu: bytesToHex(bytes), tpduLength: tpdu.length, encoding, concat };
+/**
+ * Writes SMSC prefix, the TPDU head (`head` octets up to and including the fields before TP-UDL)
+ * and the part's user data; returns the EncodedPdu.
+ */
+export function buildPdu(smsc: readonly number[], head: readonly number[], part: PlannedPart): EncodedPdu {
+  const w = new PduWriter();
+  w.bytes(smsc);
+  w.bytes(head);
+  writeUserData(w, part.encoding, part.payload, part.concat);
+  return { pdu: w.toHex(), tpduLength: w.length - smsc.length, encoding: part.encoding, concat: part.concat };
 }

@@ -1,9 +1,10 @@
 // TP-UDL + TP-UD (23.040 9.2.3.16, 9.2.3.24): the optional user data header (with the concatenation
 // elements 0x00 and 0x08) followed by GSM-7 septets aligned by fill bits, UCS-2 units or octets.
 
-import { packedLength, packSeptets, septetsToText, textToSeptets, unpackSeptets } from './gsm7.js';
+import { packedLength, septetsToText, unpackSeptets } from './gsm7.js';
 import { PduError } from './pdu-error.js';
 import type { PduReader } from './pdu-reader.js';
+import type { PduWriter } from './pdu-writer.js';
 import type { ConcatInfo, InformationElement, PduEncoding } from './types.js';
 
 const MAX_OCTETS = 140;
@@ -142,29 +143,24 @@ export function concatHeader(concat: ConcatInfo | undefined): number[] {
   return [6, 0x08, 4, concat.reference >> 8, concat.reference & 0xff, concat.total, concat.sequence];
 }
 
-/** Encodes TP-UDL + TP-UD for a text (gsm7/ucs2) or data (8bit) payload with an optional header. */
-export function encodeUserData(
+/** Writes TP-UDL + TP-UD for a text (gsm7/ucs2) or data (8bit) payload with an optional header. */
+export function writeUserData(
+  w: PduWriter,
   encoding: PduEncoding,
   payload: string | Uint8Array,
-  header: number[],
-): number[] {
+  concat: ConcatInfo | undefined,
+): void {
+  const header = concatHeader(concat);
+  const udlIndex = w.length;
+  w.u8(0);
+  w.bytes(header);
   if (encoding === 'gsm7') {
-    const septets = textToSeptets(typeof payload === 'string' ? payload : '');
     const headerSeptets = Math.ceil((header.length * 8) / 7);
-    const fill = headerSeptets * 7 - header.length * 8;
-    const body = new Uint8Array(packedLength(septets.length, fill));
-    packSeptets(septets, body, 0, fill);
-    return [headerSeptets + septets.length, ...header, ...body];
+    const septets = w.gsm7(typeof payload === 'string' ? payload : '', headerSeptets * 7 - header.length * 8);
+    w.set(udlIndex, headerSeptets + septets);
+    return;
   }
-  const out = [0, ...header];
-  if (typeof payload === 'string') {
-    for (let i = 0; i < payload.length; i++) {
-      const unit = payload.charCodeAt(i);
-      out.push(unit >> 8, unit & 0xff);
-    }
-  } else {
-    out.push(...payload);
-  }
-  out[0] = out.length - 1;
-  return out;
+  if (typeof payload === 'string') w.ucs2(payload);
+  else w.bytes(payload);
+  w.set(udlIndex, w.length - udlIndex - 1);
 }

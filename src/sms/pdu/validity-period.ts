@@ -16,6 +16,14 @@ export function relativeVpMinutes(raw: number): number {
 
 const MAX_MINUTES = relativeVpMinutes(255);
 
+/** The smallest relative TP-VP octet lasting at least `minutes` (1 to 63 weeks). */
+export function relativeVpOctet(minutes: number): number {
+  if (minutes <= 720) return Math.max(0, Math.ceil(minutes / 5) - 1);
+  if (minutes <= 1440) return 143 + Math.ceil((minutes - 720) / 30);
+  if (minutes <= 30 * 1440) return 166 + Math.ceil(minutes / 1440);
+  return 192 + Math.ceil(minutes / 10080);
+}
+
 /** Reads TP-VP in the format TP-VPF (1..3) says. */
 export function readValidityPeriod(r: PduReader, vpf: 1 | 2 | 3): ValidityPeriod {
   if (vpf === 2) {
@@ -39,7 +47,5 @@ export function encodeValidityPeriod(input: ValidityPeriodInput): { vpf: 2 | 3; 
       `relative validity ${minutes} min is not in 1-${MAX_MINUTES}`,
     );
   }
-  let raw = 0;
-  while (relativeVpMinutes(raw) < minutes) raw++;
-  return { vpf: 2, octets: [raw] };
+  return { vpf: 2, octets: [relativeVpOctet(minutes)] };
 }
