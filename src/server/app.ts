@@ -8,6 +8,7 @@ import { authRoutes } from '../auth/routes.js';
 import { cdrPullRoutes } from '../cdr/pull-routes.js';
 import { cdrPushRoutes } from '../cdr/push/routes.js';
 import { type Clock, systemClock } from '../shared/clock.js';
+import { type SmsGateway, smsRoutes } from '../sms/index.js';
 import type { Store } from '../store/index.js';
 import type { AppDeps } from './deps.js';
 import { installErrorHandlers } from './error-handler.js';
@@ -27,6 +28,8 @@ export interface AppOptions {
   https?: { key: string | Buffer; cert: string | Buffer } | undefined;
   /** Largest request body in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** The SMS service (modem, outbox); without it send-one answers 503. */
+  sms?: SmsGateway | undefined;
 }
 
 /** The app and the dependencies it was built with. */
@@ -67,6 +70,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   await authRoutes(app, deps);
   await cdrPullRoutes(app, deps);
+  await app.register(smsRoutes(deps, options.sms));
   await cdrPushRoutes(app, deps);
   return { app, deps };
 }

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { ensureAdmin } from '../auth/index.js';
 import { startCdrPushJob } from '../cdr/push/push-job.js';
 import { type Clock, systemClock } from '../shared/clock.js';
+import { createSmsService, type SmsLog, type SmsService, smsOptionsFromEnv } from '../sms/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { buildApp } from './app.js';
 import type { ServeConfig } from './config.js';
@@ -21,9 +22,14 @@ export interface Service {
 }
 
 /** Starts the background services; areas add theirs here. */
-async function startServices(_config: ServeConfig, deps: AppDeps): Promise<Service[]> {
+async function startServices(
+  _config: ServeConfig,
+  deps: AppDeps,
+  sms: SmsService,
+  log: SmsLog,
+): Promise<Service[]> {
   const push = startCdrPushJob({ store: deps.store, clock: deps.clock, timeZone: deps.timeZone });
-  return [{ name: 'cdr-push', stop: push.stop }];
+  return [{ name: 'cdr-push', stop: push.stop }, await sms.start(log)];
 }
 
 /** A running server. */
@@ -55,14 +61,16 @@ export async function startServer(
     }
     const tls = await loadTls(config.dataDir, config.tlsCert, config.tlsKey);
     if (tls.generated) say(`branchgate: generated a self-signed TLS certificate in ${config.dataDir}`);
+    const sms = createSmsService({ store, modem: config.modem, options: smsOptionsFromEnv(process.env) });
     const { app, deps } = await buildApp({
       store,
       clock,
       timeZone: config.timeZone,
       logLevel: config.logLevel,
       https: { key: tls.key, cert: tls.cert },
+      sms,
     });
-    const services = await startServices(config, deps);
+    const services = await startServices(config, deps, sms, app.log);
     await app.listen({ host: config.listen.host, port: config.listen.port });
     const address = app.server.address() as AddressInfo;
     const hostForUrl = (h: string) => (h.includes(':') ? `[${h}]` : h);

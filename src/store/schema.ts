@@ -97,6 +97,54 @@ export interface CdrPushLogTable {
   error: string;
 }
 
+/** SMS messages, sent and received (see sms/message-store.ts); id never reused. */
+export interface SmsMessageTable {
+  id: Generated<number>;
+  type: string;
+  number: string;
+  message: string;
+  encoding: string;
+  parts: number;
+  status: string;
+  error: string | null;
+  incomplete: number;
+  message_ms: number;
+  created_ms: number;
+  parts_sent: number;
+  attempts: number;
+  next_attempt_ms: number | null;
+  reference: number | null;
+}
+
+/** The modem's message reference of each sent part, and its delivery report. */
+export interface SmsSentPartTable {
+  message_id: number;
+  sequence: number;
+  mr: number;
+  report: string | null;
+  sent_ms: number;
+}
+
+/** Received parts of multipart messages still waiting for the rest. */
+export interface SmsInboxPartTable {
+  id: Generated<number>;
+  group_key: string;
+  group_id: string;
+  sender: string;
+  total: number;
+  sequence: number;
+  encoding: string;
+  text: string;
+  message_ms: number;
+  stored_ms: number;
+}
+
+/** PDUs already taken from the modem, by SHA-256 of their hex. */
+export interface SmsInboxSeenTable {
+  pdu_sha256: string;
+  seen_ms: number;
+}
+
 /** The whole database as Kysely sees it. Areas add their tables here with their migrations. */
 export interface Database {
   cdr: CdrTable;
@@ -107,6 +155,10 @@ export interface Database {
   write_locks: WriteLockTable;
   cdr_push_state: CdrPushStateTable;
   cdr_push_log: CdrPushLogTable;
+  sms_message: SmsMessageTable;
+  sms_sent_part: SmsSentPartTable;
+  sms_inbox_part: SmsInboxPartTable;
+  sms_inbox_seen: SmsInboxSeenTable;
 }
 
 export type CdrRow = Selectable<CdrTable>;

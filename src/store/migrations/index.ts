@@ -1,7 +1,8 @@
 // Every migration, in run order. Areas append theirs here (one line each).
 import { coreMigration } from './20261122-01-core.js';
 import { cdrPushMigration } from './20261122-10-cdr-push.js';
+import { smsMigration } from './20261122-20-sms.js';
 import type { StoreMigration } from './migration.js';
 
 /** All migrations the store runs on open, oldest first. */
-export const MIGRATIONS: readonly StoreMigration[] = [coreMigration, cdrPushMigration];
+export const MIGRATIONS: readonly StoreMigration[] = [coreMigration, cdrPushMigration, smsMigration];

@@ -1,0 +1,78 @@
+// The SMS message as the API shows it (DESIGN.md section 7) and its mapping from a stored row:
+// ids as strings, the date in the exchange's time zone, unix seconds as a string.
+import type { Selectable } from 'kysely';
+import type { SmsMessageTable } from '../store/index.js';
+
+/** The two collections. */
+export type MessageType = 'sent' | 'received';
+
+/** Where a message is in its life. */
+export type MessageStatus = 'received' | 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
+
+/** A message on the wire. */
+export interface SmsMessage {
+  id: string;
+  type: MessageType;
+  number: string;
+  message: string;
+  /** "YYYY-MM-DD HH:MM:SS" in the server's time zone. */
+  date: string;
+  /** Unix seconds, as a string. */
+  timestamp: string;
+  status: MessageStatus;
+  parts: number;
+  encoding: string;
+  /** The modem's error, on a failed send (or a received PDU that did not decode). */
+  error?: string;
+  /** True on a received message whose parts did not all arrive before the reassembly timeout. */
+  incomplete?: true;
+  /** TP-MR the modem gave the first part, once sent. */
+  reference?: number;
+}
+
+/** A stored message row. */
+export type SmsMessageRow = Selectable<SmsMessageTable>;
+
+/** Formats instants as "YYYY-MM-DD HH:MM:SS" in one IANA time zone. */
+export class DateFormatter {
+  private readonly format: Intl.DateTimeFormat;
+
+  constructor(timeZone: string) {
+    this.format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+  }
+
+  /** The wall-clock time of ms in the zone. */
+  text(ms: number): string {
+    const p: Record<string, string> = {};
+    for (const part of this.format.formatToParts(new Date(ms))) p[part.type] = part.value;
+    return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  }
+}
+
+/** The wire form of a stored message. */
+export function toWireMessage(row: SmsMessageRow, dates: DateFormatter): SmsMessage {
+  const out: SmsMessage = {
+    id: String(row.id),
+    type: row.type as MessageType,
+    number: row.number,
+    message: row.message,
+    date: dates.text(row.message_ms),
+    timestamp: String(Math.floor(row.message_ms / 1000)),
+    status: row.status as MessageStatus,
+    parts: row.parts,
+    encoding: row.encoding,
+  };
+  if (row.error !== null && (row.status === 'failed' || row.type === 'received')) out.error = row.error;
+  if (row.incomplete === 1) out.incomplete = true;
+  if (row.reference !== null) out.reference = row.reference;
+  return out;
+}

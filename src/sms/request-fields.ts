@@ -1,0 +1,92 @@
+// Validation of the SMS API's JSON bodies, field by field: each function returns the checked value
+// or throws SmsError('bad_request') with a message naming the field and what was wrong.
+import type { MessageType } from './message.js';
+import { PduError, type SmsPart, splitText } from './pdu/index.js';
+import { SmsError } from './sms-error.js';
+
+/** The body as an object; anything else is a 400. */
+export function bodyObject(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new SmsError(
+      'bad_request',
+      'body: expected a JSON object such as {"auth":"...","type":"received"}',
+    );
+  }
+  return body as Record<string, unknown>;
+}
+
+/** `type`: sent or received. */
+export function parseType(value: unknown): MessageType {
+  if (value === undefined) throw new SmsError('bad_request', 'type: missing; give "sent" or "received"');
+  if (value !== 'sent' && value !== 'received') {
+    throw new SmsError('bad_request', `type: ${describe(value)} is not "sent" or "received"`);
+  }
+  return value;
+}
+
+/** `id`: a string or a non-negative JSON integer. Null for a well-formed id that cannot exist (404). */
+export function parseId(value: unknown): number | null {
+  if (value === undefined || value === null) throw new SmsError('bad_request', 'id: missing');
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new SmsError(
+        'bad_request',
+        `id: ${describe(value)} is not a message id (a string or an integer)`,
+      );
+    }
+    return value;
+  }
+  if (typeof value !== 'string') {
+    throw new SmsError('bad_request', `id: ${describe(value)} is not a message id (a string or an integer)`);
+  }
+  if (value === '') throw new SmsError('bad_request', 'id: empty');
+  return /^[0-9]{1,15}$/.test(value) ? Number(value) : null;
+}
+
+/** `to`: a phone number, optionally international (+), with spaces, dashes, dots and brackets ignored. */
+export function parseTo(value: unknown): string {
+  if (value === undefined)
+    throw new SmsError('bad_request', 'to: missing; give a phone number such as "+15551234567"');
+  if (typeof value !== 'string')
+    throw new SmsError('bad_request', `to: ${describe(value)} is not a phone number`);
+  const compact = value.replace(/[\s\-().]/g, '');
+  if (!/^\+?[0-9]{3,20}$/.test(compact)) {
+    throw new SmsError(
+      'bad_request',
+      `to: ${describe(value)} is not a phone number (3-20 digits, optional leading +)`,
+    );
+  }
+  return compact;
+}
+
+/** `message`: a non-empty string that fits in maxParts parts; returns its planned parts. */
+export function parseText(value: unknown, maxParts: number): { text: string; parts: SmsPart[] } {
+  if (value === undefined) throw new SmsError('bad_request', 'message: missing');
+  if (typeof value !== 'string')
+    throw new SmsError('bad_request', `message: ${describe(value)} is not a string`);
+  if (value.length === 0) throw new SmsError('bad_request', 'message: empty');
+  let parts: SmsPart[];
+  try {
+    parts = splitText(value);
+  } catch (err) {
+    if (err instanceof PduError) throw new SmsError('bad_request', `message: ${err.message}`);
+    throw err;
+  }
+  if (parts.length > maxParts) {
+    throw new SmsError(
+      'bad_request',
+      `message: needs ${parts.length} parts (${parts[0]?.encoding ?? 'gsm7'}), more than the maximum of ${maxParts}`,
+    );
+  }
+  return { text: value, parts };
+}
+
+/** A short description of a value for an error message (never its whole content). */
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  return String(value);
+}

@@ -1,0 +1,158 @@
+// The SMS API (DESIGN.md section 7): POST /api/sms/get-all | get-one | delete-one | send-one, and
+// with a simulated modem POST /api/modem-sim/incoming. JSON bodies carry `auth`, the admin
+// password; an encapsulated plugin with the SMS envelope for every answer, errors included.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { checkAdminPassword } from '../auth/index.js';
+import type { AppDeps } from '../server/deps.js';
+import { DateFormatter, type SmsMessageRow, toWireMessage } from './message.js';
+import { deleteMessage, getMessage, listMessages } from './message-store.js';
+import { bodyObject, parseId, parseText, parseTo, parseType } from './request-fields.js';
+import { SmsError } from './sms-error.js';
+import { installSmsErrorHandler, sendSmsData, sendSmsError } from './sms-reply.js';
+import type { SmsGateway } from './sms-service.js';
+
+/** Largest body the SMS routes read (the longest message is far smaller). */
+export const SMS_BODY_LIMIT = 64 * 1024;
+// A verified password is remembered (as a salted hash) this long, so a burst of calls does not pay
+// for scrypt each time; a changed password takes effect within it.
+const AUTH_CACHE_MS = 30_000;
+const SALT = createHash('sha256')
+  .update(String(Math.random()) + process.pid + Date.now())
+  .digest();
+
+/** The SMS routes as a plugin; without a gateway (no modem configured) send-one answers 503. */
+export function smsRoutes(deps: AppDeps, sms: SmsGateway | undefined): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
+    installSmsErrorHandler(app);
+    const dates = new DateFormatter(deps.timeZone);
+    let verified: { key: string; untilMs: number } | undefined;
+
+    /** Checks `auth`; a client that keeps failing is blocked for a while (429). */
+    async function authenticate(request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>) {
+      const client = `sms:${request.ip}`;
+      const wait = await deps.failures.blockedFor(client);
+      if (wait > 0) {
+        reply.header('Retry-After', String(wait));
+        throw new SmsError('too_many_attempts', `too many failed authentications; try again in ${wait} s`);
+      }
+      const auth = body.auth;
+      if (typeof auth !== 'string' || auth === '') {
+        await deps.failures.fail(client);
+        throw new SmsError(
+          'unauthorized',
+          auth === undefined
+            ? 'auth: missing; give the admin password'
+            : 'auth: must be the admin password, a non-empty string',
+        );
+      }
+      const key = createHash('sha256').update(SALT).update(auth).digest('hex');
+      const now = deps.clock.now();
+      if (verified && verified.key === key && verified.untilMs > now) return;
+      if (!(await checkAdminPassword(deps.store, auth))) {
+        await deps.failures.fail(client);
+        throw new SmsError('unauthorized', 'auth: wrong password');
+      }
+      verified = { key, untilMs: now + AUTH_CACHE_MS };
+      await deps.failures.succeed(client);
+    }
+
+    const route = (
+      path: string,
+      handler: (body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>,
+    ) =>
+      app.post(path, { bodyLimit: SMS_BODY_LIMIT }, async (request, reply) => {
+        checkJson(request);
+        const body = bodyObject(request.body);
+        await authenticate(request, reply, body);
+        return handler(body, reply);
+      });
+
+    const wire = (row: SmsMessageRow) => toWireMessage(row, dates);
+    const notFound = (type: string, id: unknown): never => {
+      throw new SmsError('not_found', `id: no ${type} message ${JSON.stringify(String(id))}`);
+    };
+
+    route('/api/sms/get-all', async (body, reply) => {
+      const type = parseType(body.type);
+      return sendSmsData(reply, (await listMessages(deps.store, type)).map(wire));
+    });
+
+    route('/api/sms/get-one', async (body, reply) => {
+      const type = parseType(body.type);
+      const id = parseId(body.id);
+      const row = id === null ? undefined : await getMessage(deps.store, type, id);
+      return row ? sendSmsData(reply, wire(row)) : notFound(type, body.id);
+    });
+
+    route('/api/sms/delete-one', async (body, reply) => {
+      const type = parseType(body.type);
+      const id = parseId(body.id);
+      const row = id === null ? undefined : await deleteMessage(deps.store, type, id);
+      return row ? sendSmsData(reply, wire(row)) : notFound(type, body.id);
+    });
+
+    route('/api/sms/send-one', async (body, reply) => {
+      const to = parseTo(body.to);
+      const { text, parts } = parseText(body.message, sms?.maxParts ?? 10);
+      if (!sms?.modemReady()) {
+        throw new SmsError('unavailable', 'no modem is ready; the message was not stored, try again later');
+      }
+      const encoding = parts[0]?.encoding ?? 'gsm7';
+      const row = await sms.send({ to, text, encoding, parts: parts.length });
+      const message = wire(row);
+      // Still on the wire when the wait ended: for the caller it is queued (the outbox has it).
+      if (message.status === 'sending') message.status = 'queued';
+      return sendSmsData(reply, message);
+    });
+
+    route('/api/modem-sim/incoming', async (body, reply) => {
+      const simulator = sms?.simulator;
+      if (!simulator)
+        throw new SmsError('not_found', 'no simulated modem: start the server with --modem sim or sim-pty');
+      const from = parseSender(body.from);
+      const { text, parts } = parseText(body.message, 255);
+      const slots = simulator.deliver(from, text);
+      // Parts that found no free slot wait at the simulated network until the collector frees one.
+      return sendSmsData(reply, { from, parts: parts.length, stored: slots.length });
+    });
+
+    app.all('/api/sms/*', async (request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      return ENDPOINTS.has(path)
+        ? sendSmsError(reply, 'method_not_allowed', `${request.method} ${path}: use POST with a JSON body`)
+        : sendSmsError(reply, 'not_found', `no route ${request.method} ${path}`);
+    });
+  };
+}
+
+const ENDPOINTS = new Set([
+  '/api/sms/get-all',
+  '/api/sms/get-one',
+  '/api/sms/delete-one',
+  '/api/sms/send-one',
+]);
+
+/** 415 unless the request says it carries JSON. */
+function checkJson(request: FastifyRequest): void {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw new SmsError(
+      'unsupported_media_type',
+      `Content-Type: expected application/json, got ${type ? JSON.stringify(type.slice(0, 60)) : 'none'}`,
+    );
+  }
+}
+
+/** `from` of a simulated delivery: a phone number or an alphanumeric sender of up to 11 characters. */
+function parseSender(value: unknown): string {
+  if (typeof value === 'string' && /^[A-Za-z][A-Za-z0-9 ]{0,10}$/.test(value)) return value;
+  try {
+    return parseTo(value);
+  } catch {
+    throw new SmsError(
+      'bad_request',
+      'from: expected a phone number or an alphanumeric sender of up to 11 characters',
+    );
+  }
+}
