@@ -5,7 +5,9 @@ import { PduError } from './pdu-error.js';
 
 /** Sequential reader of PDU octets; throws PduError 'truncated' instead of reading past the end. */
 export class PduReader {
+  /** The whole PDU, SMSC prefix included. */
   readonly bytes: Uint8Array;
+  /** Offset of the next octet to read. */
   pos = 0;
 
   constructor(bytes: Uint8Array) {

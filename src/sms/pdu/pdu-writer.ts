@@ -6,6 +6,7 @@ import { ESC, EXTENDED, GSM7_ENCODE } from './gsm7-alphabet.js';
 /** Appends PDU octets; `toHex()` gives the uppercase hex a modem expects. */
 export class PduWriter {
   private buf = new Uint8Array(192);
+  /** Octets written so far. */
   length = 0;
 
   private ensure(extra: number): void {

@@ -206,3 +206,32 @@ describe('decodePdu on PDUs built from the 3GPP field layouts', () => {
     expect(c).toMatchObject({ type: 'Deliver', udh: { part: -1 } });
   });
 });
+
+describe('decodePdu reads TP-DCS by coding group (3GPP TS 23.038 4)', () => {
+  // SMS-DELIVER without SMSC from +15551234567 whose two user data octets 00 41 read as "@$" in
+  // GSM-7 (UDL 2 septets), "A" in UCS-2 and [0x00, 0x41] as 8-bit data.
+  const withDcs = (dcs: number) =>
+    `0004${'0B915155214365F7'}00${dcs.toString(16).padStart(2, '0')}${'62112250000040'}020041`;
+  it.each([
+    [0x00, 'gsm7', undefined, '@$'],
+    [0x04, '8bit', undefined, ''],
+    [0x08, 'ucs2', undefined, 'A'],
+    [0x0c, 'gsm7', undefined, '@$'],
+    [0x10, 'gsm7', 0, '@$'],
+    [0x19, 'ucs2', 1, 'A'],
+    [0x16, '8bit', 2, ''],
+    [0x48, 'ucs2', undefined, 'A'],
+    [0x80, 'gsm7', undefined, '@$'],
+    [0xc8, 'gsm7', undefined, '@$'],
+    [0xd0, 'gsm7', undefined, '@$'],
+    [0xe0, 'ucs2', undefined, 'A'],
+    [0xf0, 'gsm7', 0, '@$'],
+    [0xf7, '8bit', 3, ''],
+  ] as const)('TP-DCS %i is %s, class %s', (dcs, encoding, messageClass, text) => {
+    expect(decodePdu(withDcs(dcs))).toMatchObject({ dcs, encoding, messageClass, text });
+  });
+
+  it('accepts lowercase hex and surrounding whitespace as a modem line may carry', () => {
+    expect(decodePdu(`  ${withDcs(0x08).toLowerCase()}\r\n`)).toMatchObject({ text: 'A' });
+  });
+});
