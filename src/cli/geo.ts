@@ -16,7 +16,7 @@ function print(text: string): void {
       if (err.code !== 'EPIPE') throw err;
     });
   }
-  print(text);
+  process.stdout.write(text);
 }
 
 async function loadGeo() {
