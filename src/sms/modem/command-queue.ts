@@ -162,8 +162,16 @@ export class CommandQueue {
     }
   }
 
-  private handleFrame(frame: AtFrame): void {
+  private handleFrame(received: AtFrame): void {
     const current = this.current;
+    // "+CFUN: 1" is boot noise on its own but the answer to AT+CFUN?: a line named like the
+    // command on the wire belongs to its answer.
+    const frame: AtFrame =
+      received.kind === 'noise' &&
+      current !== undefined &&
+      answersCommand(received.text, current.entry.command.text)
+        ? { kind: 'line', text: received.text }
+        : received;
     const forCommand = frame.kind === 'line' || frame.kind === 'final' || frame.kind === 'prompt';
     if (current === undefined || !forCommand) {
       this.hooks.onUnsolicited(frame);
@@ -237,6 +245,12 @@ export class CommandQueue {
       this.hooks.onWriteError(err instanceof Error ? err : new Error(String(err)));
     });
   }
+}
+
+/** True when line starts with the extended-command name of command ("+CFUN: 1" for "AT+CFUN?"). */
+function answersCommand(line: string, command: string): boolean {
+  const name = /^AT([+^][A-Za-z0-9]+)/i.exec(command)?.[1];
+  return name !== undefined && line.toUpperCase().startsWith(`${name.toUpperCase()}:`);
 }
 
 function toModemError(command: AtCommand, failure: AtFailure): ModemError {

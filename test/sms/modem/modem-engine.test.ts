@@ -214,3 +214,86 @@ describe.each(LINKS)('modem engine over %s', (kind) => {
     expect(pending.error()).toMatchObject({ code: 'stopped' });
   });
 });
+
+describe.each(LINKS)('modem engine edge cases over %s', (kind) => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('treats a noise-looking line as the answer when it names the command on the wire', async () => {
+    h = await openHarness(kind);
+    const noise: string[] = [];
+    h.modem.on('noise', (text) => noise.push(text));
+    await h.modem.start();
+    h.sim.emitUnsolicited('+CFUN: 1');
+    await h.waitFor(() => noise.length === 1, 'the boot noise');
+    expect(noise).toEqual(['+CFUN: 1']);
+    expect(await h.modem.command('AT+CFUN?')).toEqual({ lines: ['+CFUN: 1'] });
+  });
+
+  it('fails start() with a timeout when the modem never answers, without hanging', async () => {
+    h = await openHarness(kind, { faults: { noAnswer: true } }, { commandTimeoutMs: 1500 });
+    const started = outcome(h.modem.start());
+    await h.advanceUntil(started.done);
+    expect(started.error()).toMatchObject({ code: 'timeout', command: 'AT' });
+    expect(h.modem.state).toBe('stopped');
+    expect(h.sim.commands).toEqual(['AT', 'AT', 'AT']);
+  });
+
+  it('reports status reports stored with +CDSI when +CNMI asks for them that way', async () => {
+    h = await openHarness(kind, { statusReportDelayMs: 1000 }, { cnmi: '2,1,0,2,0' });
+    await h.modem.start();
+    const slots: number[] = [];
+    h.modem.on('status-report-stored', (slot) => slots.push(slot.index));
+    const { encodeSubmit } = await import('../../../src/sms/pdu/index.js');
+    const [part] = encodeSubmit({ to: '+15557650002', text: 'report me', statusReportRequest: true });
+    if (part === undefined) throw new Error('no part');
+    await h.modem.sendPdu(part.pdu, part.tpduLength);
+    await h.advanceUntil(() => slots.length === 1);
+    const report = await h.modem.readMessage(slots[0] ?? 0);
+    expect(report?.decoded).toMatchObject({
+      kind: 'status-report',
+      messageReference: 1,
+      statusCategory: 'delivered',
+    });
+  });
+
+  it('emits RING and keeps it out of the answer', async () => {
+    h = await openHarness(kind);
+    await h.modem.start();
+    let rings = 0;
+    h.modem.on('ring', () => rings++);
+    h.sim.setFaults({ slowMs: 100 });
+    const answer = outcome(h.modem.command('AT+CGMM'));
+    await h.waitFor(() => h?.sim.commands.at(-1) === 'AT+CGMM', 'AT+CGMM on the wire');
+    h.sim.emitUnsolicited('RING');
+    h.clock.advance(100);
+    await h.waitFor(answer.done, 'the answer');
+    expect(answer.value()).toEqual({ lines: ['SIMULATED-LTE'] });
+    expect(rings).toBe(1);
+  });
+
+  it('can be stopped and started again', async () => {
+    h = await openHarness(kind);
+    await h.modem.start();
+    await h.modem.stop();
+    expect(h.modem.state).toBe('stopped');
+    const status = await h.modem.start();
+    expect(status.storage.total).toBe(30);
+    expect(await h.modem.command('AT+CGMI')).toEqual({ lines: ['branchgate'] });
+  });
+});
+
+describe('modem engine start-up on a missing port', () => {
+  it('fails start() with open_failed when the port cannot be opened', async () => {
+    const h = await openHarness('memory');
+    h.sim.dropPort();
+    await expect(h.modem.start()).rejects.toMatchObject({
+      code: 'open_failed',
+      message: 'cannot open simulator: simulated modem is unplugged',
+    });
+    await h.close();
+  });
+});
