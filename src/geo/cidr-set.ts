@@ -1,20 +1,34 @@
 // Collects IPv4/IPv6 networks for one list and merges them to the smallest CIDR set covering
 // exactly the same addresses: ranges sorted, overlapping or adjacent ranges joined, each range
 // cut into the largest aligned blocks. IPv4 first, then IPv6, each ascending (as netipx does).
-import { bigintToBytes, bytesToBigint, type ParsedCidr } from './ip-address.js';
-import type { Cidr } from './model.js';
+// Hot path: IPv4 as uint32 numbers, IPv6 as four uint32 words in typed arrays (no bigint).
 
-const V6_BITS = 128n;
+import type { ParsedCidr } from './ip-address.js';
+import {
+  addPowerOfTwo,
+  compareWords,
+  fillHostWords,
+  floorLog2Span,
+  maskWords,
+  parseDotted,
+  parseIPv6Words,
+  trailingZeros,
+  type Words,
+  wordsToBytes,
+} from './ipv6-words.js';
+import type { Cidr } from './model.js';
 
 /** An accumulating set of networks; build() returns the merged, sorted CIDRs. */
 export class CidrSet {
   private v4Start: number[] = [];
   private v4End: number[] = [];
-  private v6: { start: bigint; end: bigint }[] = [];
+  private v6Words: Uint32Array = new Uint32Array(4 * 256);
+  private v6Prefix: Uint8Array = new Uint8Array(256);
+  private v6Count = 0;
 
   /** Number of networks added so far (before merging). */
   get size(): number {
-    return this.v4Start.length + this.v6.length;
+    return this.v4Start.length + this.v6Count;
   }
 
   /** Adds a parsed network. */
@@ -23,30 +37,77 @@ export class CidrSet {
     else this.addV4(cidr.start, cidr.prefix);
   }
 
-  /** Adds an IPv4 network given its start as uint32 (host bits clear) and prefix. */
+  /** Adds an IPv4 network given its start as uint32 and prefix; host bits are cleared. */
   addV4(start: number, prefix: number): void {
-    this.v4Start.push(start);
-    this.v4End.push(start + 2 ** (32 - prefix) - 1);
+    const size = 2 ** (32 - prefix);
+    const base = start - (start % size);
+    this.v4Start.push(base);
+    this.v4End.push(base + size - 1);
   }
 
-  /** Adds an IPv6 network given its start (host bits clear) and prefix. */
+  /** Adds an IPv6 network given its start as a bigint and prefix; host bits are cleared. */
   addV6(start: bigint, prefix: number): void {
-    this.v6.push({ start, end: start + (1n << (V6_BITS - BigInt(prefix))) - 1n });
+    const slot = this.reserveV6();
+    for (let k = 0; k < 4; k++)
+      this.v6Words[slot * 4 + k] = Number((start >> BigInt((3 - k) * 32)) & 0xffffffffn);
+    this.commitV6(slot, prefix);
   }
 
   /** Adds a network in wire form (4 or 16 bytes); host bits are cleared. */
   addCidr(cidr: Cidr): void {
-    if (cidr.ip.length === 4) {
-      const ip = cidr.ip;
-      const v =
+    const ip = cidr.ip;
+    if (ip.length === 4) {
+      this.addV4(
         (ip[0] as number) * 16777216 +
-        (((ip[1] as number) << 16) | ((ip[2] as number) << 8) | (ip[3] as number));
-      const size = 2 ** (32 - cidr.prefix);
-      this.addV4(v - (v % size), cidr.prefix);
-    } else {
-      const host = V6_BITS - BigInt(cidr.prefix);
-      this.addV6((bytesToBigint(cidr.ip) >> host) << host, cidr.prefix);
+          (((ip[1] as number) << 16) | ((ip[2] as number) << 8) | (ip[3] as number)),
+        cidr.prefix,
+      );
+      return;
     }
+    const slot = this.reserveV6();
+    for (let k = 0; k < 4; k++) {
+      this.v6Words[slot * 4 + k] =
+        (((ip[k * 4] as number) << 24) |
+          ((ip[k * 4 + 1] as number) << 16) |
+          ((ip[k * 4 + 2] as number) << 8) |
+          (ip[k * 4 + 3] as number)) >>>
+        0;
+    }
+    this.commitV6(slot, cidr.prefix);
+  }
+
+  /**
+   * Parses `addr[/prefix]` in text[from, to) and adds it; returns false (adding nothing) when it
+   * is not a valid address or prefix. The fast path for text lists.
+   */
+  addText(text: string, from: number, to: number): boolean {
+    let slash = text.indexOf('/', from);
+    if (slash >= to) slash = -1;
+    const addrEnd = slash === -1 ? to : slash;
+    let prefix = -1;
+    if (slash !== -1) {
+      const digits = to - slash - 1;
+      if (digits < 1 || digits > 3) return false;
+      prefix = 0;
+      for (let p = slash + 1; p < to; p++) {
+        const c = text.charCodeAt(p);
+        if (c < 48 || c > 57) return false;
+        prefix = prefix * 10 + (c - 48);
+      }
+    }
+    const colon = text.indexOf(':', from);
+    if (colon !== -1 && colon < addrEnd) {
+      if (prefix > 128) return false;
+      const slot = this.reserveV6();
+      if (!parseIPv6Words(text, from, addrEnd, this.v6Words, slot * 4)) return false;
+      this.commitV6(slot, prefix === -1 ? 128 : prefix);
+      return true;
+    }
+    if (prefix > 32) return false;
+    const v = parseDotted(text, from, addrEnd);
+    if (v < 0) return false;
+    this.addV4(v, prefix === -1 ? 32 : prefix);
+    return true;
   }
 
   /** Adds every network of another set. */
@@ -55,7 +116,11 @@ export class CidrSet {
       this.v4Start.push(other.v4Start[i] as number);
       this.v4End.push(other.v4End[i] as number);
     }
-    for (const r of other.v6) this.v6.push(r);
+    for (let i = 0; i < other.v6Count; i++) {
+      const slot = this.reserveV6();
+      this.v6Words.set(other.v6Words.subarray(i * 4, i * 4 + 4), slot * 4);
+      this.commitV6(slot, other.v6Prefix[i] as number);
+    }
   }
 
   /** Merges everything added into the minimal sorted CIDR list (IPv4 first). */
@@ -66,22 +131,38 @@ export class CidrSet {
     return out;
   }
 
+  private reserveV6(): number {
+    if (this.v6Count === this.v6Prefix.length) {
+      const words = new Uint32Array(this.v6Words.length * 2);
+      words.set(this.v6Words);
+      this.v6Words = words;
+      const prefixes = new Uint8Array(this.v6Prefix.length * 2);
+      prefixes.set(this.v6Prefix);
+      this.v6Prefix = prefixes;
+    }
+    return this.v6Count;
+  }
+
+  private commitV6(slot: number, prefix: number): void {
+    maskWords(this.v6Words, slot * 4, prefix);
+    this.v6Prefix[slot] = prefix;
+    this.v6Count = slot + 1;
+  }
+
   private buildV4(out: Cidr[]): void {
     const n = this.v4Start.length;
     if (n === 0) return;
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
     const starts = this.v4Start;
     const ends = this.v4End;
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
     // Sources are usually sorted already; only sort when they are not.
-    let sorted = true;
     for (let i = 1; i < n; i++) {
       if ((starts[i] as number) < (starts[i - 1] as number)) {
-        sorted = false;
+        order.sort((a, b) => (starts[a] as number) - (starts[b] as number));
         break;
       }
     }
-    if (!sorted) order.sort((a, b) => (starts[a] as number) - (starts[b] as number));
     let curStart = starts[order[0] as number] as number;
     let curEnd = ends[order[0] as number] as number;
     for (let k = 1; k < n; k++) {
@@ -100,25 +181,46 @@ export class CidrSet {
   }
 
   private buildV6(out: Cidr[]): void {
-    if (this.v6.length === 0) return;
-    let ranges = this.v6;
-    for (let i = 1; i < ranges.length; i++) {
-      if ((ranges[i] as { start: bigint }).start < (ranges[i - 1] as { start: bigint }).start) {
-        ranges = ranges.slice().sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+    const n = this.v6Count;
+    if (n === 0) return;
+    const words = this.v6Words;
+    const prefixes = this.v6Prefix;
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    for (let i = 1; i < n; i++) {
+      if (compareWords(words, i * 4, words, (i - 1) * 4) < 0) {
+        order.sort((a, b) => compareWords(words, a * 4, words, b * 4));
         break;
       }
     }
-    let cur = { ...(ranges[0] as { start: bigint; end: bigint }) };
-    for (let k = 1; k < ranges.length; k++) {
-      const r = ranges[k] as { start: bigint; end: bigint };
-      if (r.start <= cur.end + 1n) {
-        if (r.end > cur.end) cur.end = r.end;
+    const curStart = new Uint32Array(4);
+    const curEnd = new Uint32Array(4);
+    const next = new Uint32Array(4);
+    const scratch = new Uint32Array(4);
+    const load = (i: number) => {
+      curStart.set(words.subarray(i * 4, i * 4 + 4));
+      curEnd.set(curStart);
+      fillHostWords(curEnd, 0, prefixes[i] as number);
+    };
+    load(order[0] as number);
+    for (let k = 1; k < n; k++) {
+      const i = order[k] as number;
+      // Adjacent or overlapping when start <= curEnd + 1.
+      let joins = compareWords(words, i * 4, curEnd, 0) <= 0;
+      if (!joins) {
+        next.set(curEnd);
+        joins = !addPowerOfTwo(next, 0) || compareWords(words, i * 4, next, 0) === 0;
+      }
+      if (joins) {
+        next.set(words.subarray(i * 4, i * 4 + 4));
+        fillHostWords(next, 0, prefixes[i] as number);
+        if (compareWords(next, 0, curEnd, 0) > 0) curEnd.set(next);
       } else {
-        emitV6(out, cur.start, cur.end);
-        cur = { ...r };
+        emitV6(out, curStart, curEnd, scratch);
+        load(i);
       }
     }
-    emitV6(out, cur.start, cur.end);
+    emitV6(out, curStart, curEnd, scratch);
   }
 }
 
@@ -146,18 +248,11 @@ function emitV4(out: Cidr[], startIn: number, end: number): void {
   }
 }
 
-/** Index of the highest set bit of a positive bigint. */
-function bitLength(v: bigint): number {
-  return v.toString(2).length;
-}
-
-function emitV6(out: Cidr[], startIn: bigint, end: bigint): void {
-  let start = startIn;
-  while (start <= end) {
-    const align = start === 0n ? 128 : bitLength(start & -start) - 1;
-    const fit = bitLength(end - start + 1n) - 1;
-    const bits = Math.min(align, fit);
-    out.push({ ip: bigintToBytes(start, 16), prefix: 128 - bits });
-    start += 1n << BigInt(bits);
+/** Emits [start, end] as aligned blocks; consumes start. */
+function emitV6(out: Cidr[], start: Words, end: Words, scratch: Words): void {
+  for (;;) {
+    const bits = Math.min(trailingZeros(start), floorLog2Span(start, end, scratch));
+    out.push({ ip: wordsToBytes(start), prefix: 128 - bits });
+    if (!addPowerOfTwo(start, bits) || compareWords(start, 0, end, 0) > 0) return;
   }
 }
