@@ -23,12 +23,13 @@ export interface Service {
 
 /** Starts the background services; areas add theirs here. */
 async function startServices(
-  _config: ServeConfig,
+  config: ServeConfig,
   deps: AppDeps,
   sms: SmsService,
   log: SmsLog,
 ): Promise<Service[]> {
-  const push = startCdrPushJob({ store: deps.store, clock: deps.clock, timeZone: deps.timeZone });
+  const { store, clock, timeZone } = deps;
+  const push = startCdrPushJob({ store, clock, timeZone, logger: log, databaseUrl: config.db });
   return [{ name: 'cdr-push', stop: push.stop }, await sms.start(log)];
 }
 

@@ -1,13 +1,15 @@
 // Only one instance delivers at a time. PostgreSQL: a session-level advisory lock taken with
-// pg_try_advisory_lock on one pool connection held for as long as this instance delivers; if the
-// process or its connection dies, the server drops the lock with the session. SQLite (one host):
+// pg_try_advisory_lock on a connection of its own (not from the pool), held for as long as this
+// instance delivers; if the process or its connection dies, the server drops the lock with the
+// session, and another instance takes it on its next try. SQLite (one host):
 // a lease in cdr_push_state (owner, expiry by the injected clock, renewed every run), taken over
 // when it expires or when its owner's process on this host is gone.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Kysely, sql } from 'kysely';
+import pg from 'pg';
 import type { Clock } from '../../shared/clock.js';
-import type { Database, Store } from '../../store/index.js';
+import { AppError } from '../../shared/errors.js';
+import type { Store } from '../../store/index.js';
 
 /** The right to deliver. acquire() takes it or confirms it is still held; release() gives it up. */
 export interface DeliveryLeadership {
@@ -20,64 +22,83 @@ export const ADVISORY_LOCK_KEY = 0x62674350;
 /** How long a SQLite lease lasts without renewal. */
 export const DEFAULT_LEASE_TTL_MS = 30_000;
 
+/** Options of createDeliveryLeadership. */
+export interface LeadershipOptions {
+  /** SQLite lease length (default 30 s). */
+  leaseTtlMs?: number | undefined;
+  /** The postgres:// URL of the store: required on PostgreSQL, for the lock's own connection. */
+  databaseUrl?: string | undefined;
+}
+
 /** The leadership for a store: an advisory lock on PostgreSQL, a lease row on SQLite. */
 export function createDeliveryLeadership(
   store: Store,
   clock: Clock,
-  leaseTtlMs = DEFAULT_LEASE_TTL_MS,
+  options: LeadershipOptions = {},
 ): DeliveryLeadership {
-  return store.kind === 'postgres'
-    ? new AdvisoryLockLeadership(store)
-    : new LeaseLeadership(store, clock, leaseTtlMs);
+  if (store.kind === 'sqlite')
+    return new LeaseLeadership(store, clock, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS);
+  if (!options.databaseUrl) {
+    throw new AppError(
+      'store_unavailable',
+      'CDR push on PostgreSQL needs the database URL for its advisory lock',
+    );
+  }
+  return new AdvisoryLockLeadership(options.databaseUrl);
 }
 
 class AdvisoryLockLeadership implements DeliveryLeadership {
-  private held: { db: Kysely<Database>; let_go: () => void; done: Promise<unknown> } | null = null;
+  private client: pg.Client | null = null;
+  private holding = false;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly url: string) {}
 
-  async acquire(): Promise<boolean> {
-    if (this.held) {
-      if (await this.stillHeld(this.held.db)) return true;
-      await this.release();
-    }
-    return new Promise<boolean>((resolve) => {
-      const done = this.store.db
-        .connection()
-        .execute(async (db) => {
-          const r = await sql<{
-            locked: boolean;
-          }>`select pg_try_advisory_lock(${ADVISORY_LOCK_KEY}) as locked`.execute(db);
-          if (r.rows[0]?.locked !== true) return resolve(false);
-          // Hold this connection (and so the lock) until release(); then unlock before the
-          // connection goes back to the pool, where a session lock would otherwise linger.
-          await new Promise<void>((let_go) => {
-            this.held = { db, let_go, done };
-            resolve(true);
-          });
-          await sql`select pg_advisory_unlock(${ADVISORY_LOCK_KEY})`.execute(db).catch(() => {});
-        })
-        .catch(() => resolve(false));
+  private async connection(): Promise<pg.Client> {
+    if (this.client) return this.client;
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
+    // A dropped connection takes its session lock with it; the next acquire() notices.
+    client.on('error', () => {
+      if (this.client === client) this.client = null;
+      this.holding = false;
     });
+    await client.connect();
+    this.client = client;
+    return client;
   }
 
-  private async stillHeld(db: Kysely<Database>): Promise<boolean> {
+  async acquire(): Promise<boolean> {
     try {
-      const r = await sql<{ n: number }>`select count(*)::int as n from pg_locks
-        where locktype = 'advisory' and pid = pg_backend_pid() and classid = 0
-          and objid = ${ADVISORY_LOCK_KEY} and objsubid = 1 and granted`.execute(db);
-      return (r.rows[0]?.n ?? 0) > 0;
+      const client = await this.connection();
+      if (this.holding) {
+        const r = await client.query<{ n: number }>(
+          `select count(*)::int as n from pg_locks where locktype = 'advisory' and pid = pg_backend_pid()
+             and classid = 0 and objid = $1 and objsubid = 1 and granted`,
+          [ADVISORY_LOCK_KEY],
+        );
+        this.holding = (r.rows[0]?.n ?? 0) > 0;
+        if (this.holding) return true;
+      }
+      const r = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
+        ADVISORY_LOCK_KEY,
+      ]);
+      this.holding = r.rows[0]?.locked === true;
+      return this.holding;
     } catch {
+      await this.drop();
       return false;
     }
   }
 
+  private async drop(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    this.holding = false;
+    await client?.end().catch(() => {});
+  }
+
   async release(): Promise<void> {
-    const held = this.held;
-    if (!held) return;
-    this.held = null;
-    held.let_go();
-    await held.done.catch(() => {});
+    // Ending the session releases its locks; the connection is ours alone, never pooled.
+    await this.drop();
   }
 }
 

@@ -26,6 +26,8 @@ export interface CdrPushJobOptions {
   requestTimeoutMs?: number;
   /** SQLite lease length (default 30 s). */
   leaseTtlMs?: number;
+  /** The store's postgres:// URL (the --db value): required on PostgreSQL for the advisory lock. */
+  databaseUrl?: string | undefined;
   /** How often an instance that is not delivering asks again (default 5 s, at most the interval). */
   standbyRetryMs?: number;
   /** The wait between runs (default: a timer). */
@@ -63,7 +65,10 @@ export function startCdrPushJob(options: CdrPushJobOptions): CdrPushJob {
     options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs },
   );
   const time = new TimeFormatter(options.timeZone ?? 'UTC');
-  const leadership = createDeliveryLeadership(store, clock, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS);
+  const leadership = createDeliveryLeadership(store, clock, {
+    leaseTtlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
+    databaseUrl: options.databaseUrl,
+  });
 
   async function tick(): Promise<number> {
     const settings = await loadCdrPushSettings(store);
