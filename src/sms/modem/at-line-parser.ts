@@ -132,12 +132,17 @@ export class AtLineParser {
   }
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 function decodeText(bytes: Buffer): string | undefined {
+  let ascii = true;
   for (const b of bytes) {
     if ((b < 0x20 && b !== 0x09) || b === 0x7f) return undefined;
+    if (b >= 0x80) ascii = false;
   }
+  if (ascii) return bytes.toString('latin1');
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return UTF8.decode(bytes);
   } catch {
     return undefined;
   }

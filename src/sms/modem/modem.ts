@@ -131,6 +131,8 @@ class AtModem extends EventEmitter<ModemEvents> implements Modem {
     } catch (err) {
       this.currentState = 'stopped';
       this.generation++;
+      // Work queued while starting would otherwise wait for a start() nobody may call.
+      this.queue.rejectAll('stopped', `the modem did not start: ${(err as Error).message}`);
       await this.transport.close().catch(() => {});
       throw err;
     }

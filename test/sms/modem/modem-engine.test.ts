@@ -233,13 +233,19 @@ describe.each(LINKS)('modem engine edge cases over %s', (kind) => {
     expect(await h.modem.command('AT+CFUN?')).toEqual({ lines: ['+CFUN: 1'] });
   });
 
-  it('fails start() with a timeout when the modem never answers, without hanging', async () => {
+  it('fails start() with a timeout when the modem never answers, and rejects work queued meanwhile', async () => {
     h = await openHarness(kind, { faults: { noAnswer: true } }, { commandTimeoutMs: 1500 });
     const started = outcome(h.modem.start());
+    const queued = outcome(h.modem.listMessages());
     await h.advanceUntil(started.done);
     expect(started.error()).toMatchObject({ code: 'timeout', command: 'AT' });
     expect(h.modem.state).toBe('stopped');
     expect(h.sim.commands).toEqual(['AT', 'AT', 'AT']);
+    await h.waitFor(queued.done, 'the queued list');
+    expect(queued.error()).toMatchObject({ code: 'stopped', command: 'AT+CMGL=4' });
+    expect((queued.error() as Error).message).toBe(
+      'AT+CMGL=4: the modem did not start: AT: no answer: waited 1500 ms for a final result',
+    );
   });
 
   it('reports status reports stored with +CDSI when +CNMI asks for them that way', async () => {
