@@ -94,22 +94,46 @@ export async function listExtensions(store: Store): Promise<ExtensionInfo[]> {
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 const ZERO_KEY = Buffer.alloc(32);
 
+/** What a key check needs of an extension: the stored key hash and the flag. */
+export interface ExtensionCredential {
+  keySha256: string;
+  cdrAccess: boolean;
+}
+
+/** The credential of an extension, or undefined when there is no such extension. */
+export async function findExtensionCredential(
+  store: Store,
+  number: string,
+): Promise<ExtensionCredential | undefined> {
+  if (number.length === 0 || number.length > 32) return undefined;
+  const row = await store.db
+    .selectFrom('extensions')
+    .select(['key_sha256', 'cdr_access'])
+    .where('number', '=', number)
+    .executeTakeFirst();
+  return row && { keySha256: row.key_sha256, cdrAccess: row.cdr_access === 1 };
+}
+
 /**
- * Checks an extension's pull key. Answers 'ok', 'no_access' (right key, no CDR Access) or 'bad'
- * (unknown extension or wrong key; the same work is done either way).
+ * Checks a pull key against a credential: 'ok', 'no_access' (right key, no CDR Access) or 'bad'
+ * (no such extension or wrong key; the same constant-time comparison runs either way).
  */
+export function verifyExtensionKey(
+  credential: ExtensionCredential | undefined,
+  key: string,
+): 'ok' | 'no_access' | 'bad' {
+  const wellFormed = HEX64.test(key);
+  const given = wellFormed ? Buffer.from(key, 'hex') : ZERO_KEY;
+  const expected = credential ? Buffer.from(credential.keySha256, 'hex') : ZERO_KEY;
+  if (!(timingSafeEqual(given, expected) && wellFormed && credential)) return 'bad';
+  return credential.cdrAccess ? 'ok' : 'no_access';
+}
+
+/** Checks an extension's pull key against the store. */
 export async function checkExtensionKey(
   store: Store,
   number: string,
   key: string,
 ): Promise<'ok' | 'no_access' | 'bad'> {
-  const row =
-    number.length > 0 && number.length <= 32
-      ? await store.db.selectFrom('extensions').selectAll().where('number', '=', number).executeTakeFirst()
-      : undefined;
-  const given = HEX64.test(key) ? Buffer.from(key, 'hex') : ZERO_KEY;
-  const expected = row ? Buffer.from(row.key_sha256, 'hex') : ZERO_KEY;
-  const same = timingSafeEqual(given, expected) && HEX64.test(key) && row !== undefined;
-  if (!same) return 'bad';
-  return row.cdr_access === 1 ? 'ok' : 'no_access';
+  return verifyExtensionKey(await findExtensionCredential(store, number), key);
 }

@@ -2,7 +2,7 @@
 // one of: Basic extension:key, query extension+key, an admin session cookie. A client that keeps
 // failing is answered 429 until its block ends.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkExtensionKey } from '../auth/index.js';
+import { ExtensionKeyChecker } from '../auth/index.js';
 import type { AppDeps } from '../server/deps.js';
 import { sendError } from '../server/error-catalogue.js';
 import { CDR_WIRE_FIELDS } from './record.js';
@@ -75,6 +75,7 @@ const pageSchema = {
 /** The CDR pull route. */
 export async function cdrPullRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const time = new TimeFormatter(deps.timeZone);
+  const keys = new ExtensionKeyChecker(deps.store, deps.clock);
 
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const client = `cdr:${request.ip}`;
@@ -102,8 +103,7 @@ export async function cdrPullRoutes(app: FastifyInstance, deps: AppDeps): Promis
       }
       return true;
     }
-    const verdict =
-      creds.kind === 'malformed' ? 'bad' : await checkExtensionKey(deps.store, creds.number, creds.key);
+    const verdict = creds.kind === 'malformed' ? 'bad' : await keys.check(creds.number, creds.key);
     if (verdict === 'bad') {
       await deps.failures.fail(client);
       reply.header('WWW-Authenticate', REALM);

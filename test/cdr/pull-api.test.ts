@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addExtension, addUser } from '../../src/auth/index.js';
+import { addExtension, addUser, setExtension } from '../../src/auth/index.js';
 import { insertCdrRecords } from '../../src/cdr/record-store.js';
 import { fixtureRecord, fixtureRecords } from '../support/cdr-fixtures.js';
 import { storeKinds } from '../support/databases.js';
@@ -196,6 +196,30 @@ describe('authentication failures', () => {
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
       expect(blocked.json().error.code).toBe('too_many_attempts');
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
+describe('extension changes', () => {
+  test('a revoked CDR Access or a new secret takes effect once the 1 s credential cache expires', async () => {
+    let now = 1_800_000_000_000;
+    const srv = await startTestServer('sqlite', { clock: { now: () => now } });
+    try {
+      await addExtension(srv.store, { number: '1001', secret: 's3cret', cdrAccess: true });
+      const pull = () => send(`${srv.url}/pbx/cdr/data?extension=1001&key=${KEY}`);
+      expect((await pull()).status).toBe(200);
+      await setExtension(srv.store, '1001', { cdrAccess: false });
+      now += 999;
+      expect((await pull()).status).toBe(200);
+      now += 1;
+      expect((await pull()).status).toBe(403);
+      await setExtension(srv.store, '1001', { cdrAccess: true, secret: 'rotated' });
+      now += 1000;
+      expect((await pull()).status).toBe(401);
+      const rotated = createHash('sha256').update('rotated').digest('hex');
+      expect((await send(`${srv.url}/pbx/cdr/data?extension=1001&key=${rotated}`)).status).toBe(200);
     } finally {
       await srv.close();
     }
