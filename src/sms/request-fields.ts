@@ -59,12 +59,18 @@ export function parseTo(value: unknown): string {
   return compact;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** `message`: a non-empty string that fits in maxParts parts; returns its planned parts. */
 export function parseText(value: unknown, maxParts: number): { text: string; parts: SmsPart[] } {
   if (value === undefined) throw new SmsError('bad_request', 'message: missing');
   if (typeof value !== 'string')
     throw new SmsError('bad_request', `message: ${describe(value)} is not a string`);
   if (value.length === 0) throw new SmsError('bad_request', 'message: empty');
+  const lone = LONE_SURROGATE.exec(value);
+  if (lone) {
+    throw new SmsError('bad_request', `message: unpaired UTF-16 surrogate at index ${lone.index} (not text)`);
+  }
   let parts: SmsPart[];
   try {
     parts = splitText(value);

@@ -173,6 +173,12 @@ describe.each(storeKinds())('bad SMS requests on %s', (kind) => {
       'bad_request',
       /^to: 15551234567/,
     );
+    expectError(
+      await smsPost(srv.url, path, { auth, to: '+15551234567', message: 'ab\ud83d' }),
+      400,
+      'bad_request',
+      /^message: unpaired UTF-16 surrogate at index 2/,
+    );
     // maxParts is 3 here: 3 x 153 GSM-7 characters fit, one more does not; 3 x 67 UCS-2 units likewise.
     expect(
       (await smsPost(srv.url, path, { auth, to: '+15551234567', message: 'a'.repeat(459) })).status,
