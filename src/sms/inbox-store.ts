@@ -102,24 +102,34 @@ async function storePart(
   ]);
   const existing = await trx
     .selectFrom('sms_inbox_part')
-    .select(['group_id', 'sequence', 'stored_ms'])
+    .select(['group_id', 'sequence', 'stored_ms', 'message_ms'])
     .where('group_key', '=', groupKey)
     .orderBy('id')
     .execute();
-  const groups = new Map<string, { sequences: Set<number>; firstMs: number }>();
+  const groups = new Map<string, { sequences: Set<number>; firstMs: number; messageMs: number }>();
   for (const p of existing) {
-    const g = groups.get(p.group_id) ?? { sequences: new Set<number>(), firstMs: p.stored_ms };
+    const g = groups.get(p.group_id) ?? {
+      sequences: new Set<number>(),
+      firstMs: p.stored_ms,
+      messageMs: p.message_ms,
+    };
     g.sequences.add(p.sequence);
     groups.set(p.group_id, g);
   }
-  // Two messages that reuse a reference are not merged: a repeated sequence starts a new group.
+  // Two messages that reuse a reference are not merged: a part joins an open group that lacks its
+  // sequence, the one whose service-centre time is nearest (parts of one message are sent together),
+  // the oldest on a tie; otherwise it starts a group of its own.
+  const messageMs = d.serviceCentreTime.date.getTime();
   let groupId = sha;
   let have = 0;
+  let bestDistance = Number.POSITIVE_INFINITY;
   for (const [id, g] of groups) {
-    if (!g.sequences.has(concat.sequence) && nowMs - g.firstMs < partTimeoutMs) {
+    if (g.sequences.has(concat.sequence) || nowMs - g.firstMs >= partTimeoutMs) continue;
+    const distance = Math.abs(g.messageMs - messageMs);
+    if (distance < bestDistance) {
+      bestDistance = distance;
       groupId = id;
       have = g.sequences.size;
-      break;
     }
   }
   await trx
@@ -132,7 +142,7 @@ async function storePart(
       sequence: concat.sequence,
       encoding: d.encoding,
       text: textOf(d),
-      message_ms: d.serviceCentreTime.date.getTime(),
+      message_ms: messageMs,
       stored_ms: nowMs,
     })
     .execute();
