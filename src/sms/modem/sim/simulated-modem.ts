@@ -131,6 +131,10 @@ export interface SimulatedModem extends EventEmitter<SimulatedModemEvents> {
   readonly unknownCommands: readonly string[];
   /** Mutable AT state (echo, +CMEE, +CNMI, ...), for tests and diagnostics. */
   readonly state: Readonly<SimState>;
+  /** Bytes read from the host so far. */
+  readonly bytesReceived: number;
+  /** Bytes written to the host so far (only those written to an open link). */
+  readonly bytesSent: number;
 }
 
 const GARBAGE = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x7e, 0x67, 0x61, 0x72, 0x62, 0x07, 0x0d, 0x0a]);
@@ -142,6 +146,8 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
   readonly unknownCommands: string[] = [];
   readonly sent: SimSentMessage[] = [];
   readonly state: SimState;
+  bytesReceived = 0;
+  bytesSent = 0;
   private readonly storage: SimStorage;
   private readonly identity: SimIdentity;
   private readonly clock: Scheduler;
@@ -291,6 +297,7 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
   }
 
   private receive(chunk: Buffer): void {
+    this.bytesReceived += chunk.length;
     for (const byte of chunk) {
       if (this.prompt !== undefined) {
         if (byte === CTRL_Z || byte === ESC) {
@@ -467,7 +474,9 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
   private write(data: string | Buffer): void {
     const link = this.link;
     if (link === undefined || link.destroyed) return;
-    link.write(typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+    this.bytesSent += bytes.length;
+    link.write(bytes);
   }
 }
 

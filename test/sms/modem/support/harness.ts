@@ -10,6 +10,7 @@ import {
   type ManualScheduler,
   type Modem,
   type ModemOptions,
+  type ModemTransport,
   type PtyLink,
   type SimulatedModem,
   type SimulatedModemOptions,
@@ -26,7 +27,7 @@ export interface Harness {
   modem: Modem;
   clock: ManualScheduler;
   pty: PtyLink | undefined;
-  /** Lets in-flight I/O land (event-loop turns in memory, a short real pause on a pty). */
+  /** Lets in-flight I/O land: waits (bounded) until each side has read every byte the other wrote. */
   settle(): Promise<void>;
   /** Advances the manual clock timer by timer, letting I/O land in between, until cond() holds. */
   advanceUntil(cond: () => boolean, maxSteps?: number): Promise<void>;
@@ -43,27 +44,41 @@ export async function openHarness(
   const clock = createManualScheduler();
   const sim = createSimulatedModem({ clock, ...simOptions });
   let pty: PtyLink | undefined;
-  let modem: Modem;
-  if (kind === 'memory') {
-    modem = createModem({
-      transport: createStreamTransport(() => sim.connect(), 'simulator'),
-      options: modemOptions,
-      clock,
-    });
-  } else {
-    pty = await servePty(sim);
-    modem = createModem({
-      transport: createSerialTransport({ path: pty.path, clock }),
-      options: modemOptions,
-      clock,
-    });
-  }
+  const inner =
+    kind === 'memory'
+      ? createStreamTransport(() => sim.connect(), 'simulator')
+      : createSerialTransport({ path: (pty = await servePty(sim)).path, clock });
+  // Counts the bytes the engine reads and writes, to tell when the link is idle.
+  const seen = { read: 0, written: 0 };
+  const transport: ModemTransport = {
+    description: inner.description,
+    open: (handlers) =>
+      inner.open({
+        data: (chunk) => {
+          seen.read += chunk.length;
+          handlers.data(chunk);
+        },
+        closed: (error) => handlers.closed(error),
+      }),
+    write: async (data) => {
+      await inner.write(data);
+      seen.written += data.length;
+    },
+    close: () => inner.close(),
+  };
+  const modem: Modem = createModem({ transport, options: modemOptions, clock });
+  const idle = () => seen.read === sim.bytesSent && seen.written === sim.bytesReceived;
   const settle = async () => {
-    if (kind === 'memory') {
-      for (let i = 0; i < 20; i++) await nextTurn();
-    } else {
-      await realSleep(40);
+    // Wait until every byte each side wrote has been read by the other (bounded: bytes written
+    // into a port that is being reopened are lost, and then the counts never meet).
+    const limit = kind === 'memory' ? 50 : 60;
+    let quiet = 0;
+    for (let i = 0; i < limit && quiet < 2; i++) {
+      if (kind === 'memory') await nextTurn();
+      else await realSleep(5);
+      quiet = idle() ? quiet + 1 : 0;
     }
+    for (let i = 0; i < 5; i++) await nextTurn();
   };
   const waitFor = async (cond: () => boolean, what: string) => {
     for (let i = 0; i < 1000; i++) {
