@@ -18,6 +18,12 @@ import {
 } from './ipv6-words.js';
 import type { Cidr } from './model.js';
 
+/** Receives merged networks in order: IPv4 starts as uint32, IPv6 starts as four words. */
+export interface CidrSink {
+  v4(start: number, prefix: number): void;
+  v6(start: Words, prefix: number): void;
+}
+
 /** An accumulating set of networks; build() returns the merged, sorted CIDRs. */
 export class CidrSet {
   private v4Start: number[] = [];
@@ -126,9 +132,21 @@ export class CidrSet {
   /** Merges everything added into the minimal sorted CIDR list (IPv4 first). */
   build(): Cidr[] {
     const out: Cidr[] = [];
-    this.buildV4(out);
-    this.buildV6(out);
+    this.merge({
+      v4: (start, prefix) =>
+        out.push({
+          ip: new Uint8Array([start >>> 24, (start >>> 16) & 255, (start >>> 8) & 255, start & 255]),
+          prefix,
+        }),
+      v6: (start, prefix) => out.push({ ip: wordsToBytes(start), prefix }),
+    });
     return out;
+  }
+
+  /** Merges everything added and hands the minimal sorted networks to a sink (IPv4 first). */
+  merge(sink: CidrSink): void {
+    this.buildV4(sink);
+    this.buildV6(sink);
   }
 
   private reserveV6(): number {
@@ -149,7 +167,7 @@ export class CidrSet {
     this.v6Count = slot + 1;
   }
 
-  private buildV4(out: Cidr[]): void {
+  private buildV4(out: CidrSink): void {
     const n = this.v4Start.length;
     if (n === 0) return;
     const starts = this.v4Start;
@@ -180,7 +198,7 @@ export class CidrSet {
     emitV4(out, curStart, curEnd);
   }
 
-  private buildV6(out: Cidr[]): void {
+  private buildV6(out: CidrSink): void {
     const n = this.v6Count;
     if (n === 0) return;
     const words = this.v6Words;
@@ -235,24 +253,21 @@ function floorLog2(n: number): number {
   return n >= 2 ** 32 ? 32 : 31 - Math.clz32(n);
 }
 
-function emitV4(out: Cidr[], startIn: number, end: number): void {
+function emitV4(out: CidrSink, startIn: number, end: number): void {
   let start = startIn;
   while (start <= end) {
     // The largest block aligned at start that stays within the range.
     const bits = Math.min(ctz32(start), floorLog2(end - start + 1));
-    out.push({
-      ip: new Uint8Array([start >>> 24, (start >>> 16) & 255, (start >>> 8) & 255, start & 255]),
-      prefix: 32 - bits,
-    });
+    out.v4(start, 32 - bits);
     start += 2 ** bits;
   }
 }
 
 /** Emits [start, end] as aligned blocks; consumes start. */
-function emitV6(out: Cidr[], start: Words, end: Words, scratch: Words): void {
+function emitV6(out: CidrSink, start: Words, end: Words, scratch: Words): void {
   for (;;) {
     const bits = Math.min(trailingZeros(start), floorLog2Span(start, end, scratch));
-    out.push({ ip: wordsToBytes(start), prefix: 128 - bits });
+    out.v6(start, 128 - bits);
     if (!addPowerOfTwo(start, bits) || compareWords(start, 0, end, 0) > 0) return;
   }
 }

@@ -3,8 +3,10 @@
 //   site: data dir -> loadSiteSources -> compileSites -> encodeGeoSiteList -> file
 //   ip:   lists/dirs + mmdb -> loadIpSources -> compileIpLists -> encodeGeoIpList -> file
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { compileIpLists } from './ip-compiler.js';
-import { encodeGeoIpList } from './ip-encoder.js';
+import { GeoDat } from './geo-dat.js';
+import { datInfo } from './geo-info.js';
+import { selectIpSets } from './ip-compiler.js';
+import { encodeCidrSets } from './ip-encoder.js';
 import { loadIpSources } from './ip-loader.js';
 import { compileSites } from './site-compiler.js';
 import { encodeGeoSiteList } from './site-encoder.js';
@@ -55,15 +57,12 @@ export function buildIpDat(
     mmdb: options.mmdb,
     onProgress: (done, total) => options.onProgress?.('files', done, total),
   });
-  const lists = compileIpLists(sets, {
-    codes: options.codes,
-    onProgress: (done, total) => options.onProgress?.('lists', done, total),
-  });
-  return {
-    bytes: encodeGeoIpList(lists),
-    lists: lists.length,
-    rules: lists.reduce((n, l) => n + l.cidrs.length, 0),
-  };
+  const selected = selectIpSets(sets, options.codes);
+  const bytes = encodeCidrSets(selected);
+  // Every CIDR is one field-2 message; count them from the bytes rather than materialising them.
+  const dat = GeoDat.fromBytes(bytes);
+  const rules = datInfo(dat).total;
+  return { bytes, lists: selected.length, rules };
 }
 
 /** Writes bytes to path via a temporary file in the same directory and a rename. */

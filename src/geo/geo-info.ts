@@ -1,8 +1,9 @@
 // Summaries and differences of .dat files, decoding one entry at a time so memory stays bounded:
 // info = kind + per-code counts by rule type; diff = codes added/removed and, per common code,
 // the rules added/removed (entries with identical bytes are skipped without decoding).
+import { ipEntryStats, siteEntryStats } from './entry-stats.js';
 import type { GeoDat } from './geo-dat.js';
-import { cidrToText, ruleTypeName, siteRuleToText } from './list-text.js';
+import { cidrToText, siteRuleToText } from './list-text.js';
 
 /** Counts of one list. */
 export interface ListInfo {
@@ -31,25 +32,16 @@ export function datInfo(dat: GeoDat): DatInfo {
   const byTypeAll: Record<string, number> = {};
   let total = 0;
   for (const entry of dat.entries) {
-    const byType: Record<string, number> = {};
+    const bytes = dat.entryBytes(entry);
     let info: ListInfo;
     if (dat.kind === 'ip') {
-      const list = dat.readIp(entry);
-      for (const c of list.cidrs) {
-        const k = c.ip.length === 4 ? 'ipv4' : 'ipv6';
-        byType[k] = (byType[k] ?? 0) + 1;
-      }
-      info = { code: entry.code, count: list.cidrs.length, byType, inverseMatch: list.inverseMatch };
+      const s = ipEntryStats(bytes, 0, entry.length, entry.offset);
+      info = { code: entry.code, count: s.count, byType: s.byType, inverseMatch: s.inverseMatch };
     } else {
-      const list = dat.readSite(entry);
-      let withAttributes = 0;
-      for (const r of list.rules) {
-        const k = ruleTypeName(r.type);
-        byType[k] = (byType[k] ?? 0) + 1;
-        if (r.attributes.length > 0) withAttributes++;
-      }
-      info = { code: entry.code, count: list.rules.length, byType, withAttributes };
+      const s = siteEntryStats(bytes, 0, entry.length, entry.offset);
+      info = { code: entry.code, count: s.count, byType: s.byType, withAttributes: s.withAttributes };
     }
+    const byType = info.byType;
     for (const [k, v] of Object.entries(byType)) byTypeAll[k] = (byTypeAll[k] ?? 0) + v;
     total += info.count;
     entries.push(info);

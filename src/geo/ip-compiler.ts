@@ -15,26 +15,34 @@ export interface CompileIpOptions {
   readonly onProgress?: ((done: number, total: number) => void) | undefined;
 }
 
-/** Merges per-code network sets into IP lists sorted by code. */
-export function compileIpLists(sets: ReadonlyMap<string, CidrSet>, options: CompileIpOptions = {}): IpList[] {
-  let codes: string[];
-  if (options.codes && options.codes.length > 0) {
-    codes = [...new Set(options.codes.map((c) => c.trim().toUpperCase()))];
-    for (const code of codes) {
+/** Picks the sets to write, sorted by code; unknown wanted codes and empty sets are errors. */
+export function selectIpSets(
+  sets: ReadonlyMap<string, CidrSet>,
+  codes?: readonly string[] | undefined,
+): { code: string; set: CidrSet }[] {
+  let wanted: string[];
+  if (codes && codes.length > 0) {
+    wanted = [...new Set(codes.map((c) => c.trim().toUpperCase()))];
+    for (const code of wanted) {
       if (!sets.has(code)) {
         throw new GeoError('code_not_found', `no input holds the code "${code.toLowerCase()}"`);
       }
     }
-  } else codes = [...sets.keys()];
-  codes.sort(compareCodePoints);
-  const out: IpList[] = [];
-  for (const code of codes) {
+  } else wanted = [...sets.keys()];
+  wanted.sort(compareCodePoints);
+  return wanted.map((code) => {
     const set = sets.get(code) as CidrSet;
-    const cidrs = set.build();
-    if (cidrs.length === 0)
-      throw new GeoError('source_empty', `list "${code.toLowerCase()}" has no networks`);
-    out.push({ code, cidrs, inverseMatch: false });
-    options.onProgress?.(out.length, codes.length);
-  }
-  return out;
+    if (set.size === 0) throw new GeoError('source_empty', `list "${code.toLowerCase()}" has no networks`);
+    return { code, set };
+  });
+}
+
+/** Merges per-code network sets into IP lists sorted by code. */
+export function compileIpLists(sets: ReadonlyMap<string, CidrSet>, options: CompileIpOptions = {}): IpList[] {
+  const selected = selectIpSets(sets, options.codes);
+  return selected.map(({ code, set }, i) => {
+    const list = { code, cidrs: set.build(), inverseMatch: false };
+    options.onProgress?.(i + 1, selected.length);
+    return list;
+  });
 }

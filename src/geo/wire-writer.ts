@@ -45,6 +45,19 @@ export class WireWriter {
     this.buf[this.pos++] = Number(v);
   }
 
+  /** Writes one raw byte (for hand-built fixed-shape messages). */
+  byte(value: number): void {
+    this.ensure(1);
+    this.buf[this.pos++] = value;
+  }
+
+  /** Writes a raw 32-bit big-endian word (for address bytes). */
+  word32(value: number): void {
+    this.ensure(4);
+    this.buf.writeUInt32BE(value >>> 0, this.pos);
+    this.pos += 4;
+  }
+
   /** Writes a field tag. */
   tag(field: number, wireType: number): void {
     this.uint32((field << 3) | wireType);

@@ -2,8 +2,9 @@
 // smallest sorted set of aligned blocks (IPv4 and IPv6, random overlapping ranges).
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { CidrSet } from '../../src/geo/index.js';
+import { CidrSet, compileIpLists, encodeGeoIpList } from '../../src/geo/index.js';
 import { bytesToBigint } from '../../src/geo/ip-address.js';
+import { encodeCidrSets } from '../../src/geo/ip-encoder.js';
 
 type Range = [bigint, bigint];
 
@@ -98,5 +99,42 @@ describe('CIDR merge keeps exactly the same addresses, minimally', () => {
     set.addV4(0, 1);
     set.addV4(2 ** 31, 1);
     expect(set.build()).toEqual([{ ip: new Uint8Array([0, 0, 0, 0]), prefix: 0 }]);
+  });
+});
+
+describe('the direct set encoder (build-ip fast path)', () => {
+  test('writes the same bytes as building Cidr objects and encoding them', () => {
+    const edges = fc.oneof(
+      fc.record({ start: fc.constant(0n), prefix: fc.constantFrom(0, 1, 127, 128) }),
+      fc.record({ start: fc.constant(2n ** 128n - 1n), prefix: fc.constantFrom(0, 64, 128) }),
+    );
+    const setOf = (xs4: { start: bigint; prefix: number }[], xs6: { start: bigint; prefix: number }[]) => {
+      const set = new CidrSet();
+      for (const x of xs4) set.addV4(Number(x.start), x.prefix);
+      for (const x of xs6) set.addV6((x.start >> BigInt(128 - x.prefix)) << BigInt(128 - x.prefix), x.prefix);
+      return set;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.array(fc.oneof(v4, v4Near), { maxLength: 8 }),
+            fc.array(fc.oneof(v6, v6Near, edges), { maxLength: 8 }),
+          ),
+          {
+            minLength: 1,
+            maxLength: 4,
+          },
+        ),
+        (specs) => {
+          const nonEmpty = specs.filter(([a, b]) => a.length + b.length > 0);
+          const sets = new Map(nonEmpty.map(([a, b], i) => [`C${i}`, setOf(a, b)]));
+          const direct = encodeCidrSets([...sets].map(([code, set]) => ({ code, set })));
+          const viaObjects = encodeGeoIpList(compileIpLists(sets));
+          expect(Buffer.from(direct).equals(Buffer.from(viaObjects))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { cidrToText, GeoError, parseCidr } from '../../src/geo/index.js';
-import { formatIPv6, parseIPv6 } from '../../src/geo/ip-address.js';
+import { bigintToBytes, formatIPv6, parseIPv6 } from '../../src/geo/ip-address.js';
 import { parseIpText } from '../../src/geo/ip-source.js';
 
 const textOf = (text: string) =>
@@ -52,5 +53,36 @@ describe('IPv6 text', () => {
     for (const bad of ['1:2:3:4:5:6:7', '1:2:3:4:5:6:7:8:9', '12345::', ':1', 'fe80::1%eth0', 'g::']) {
       expect(parseCidr(bad)).toBeUndefined();
     }
+  });
+});
+
+describe('text list parser agrees with the reference parser', () => {
+  test('any IPv6 address/prefix in RFC 5952 or full form reads back to the same network', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 2n ** 128n - 1n }),
+        fc.integer({ min: 0, max: 128 }),
+        fc.boolean(),
+        (v, prefix, full) => {
+          const host = BigInt(128 - prefix);
+          const net = (v >> host) << host;
+          const text = full
+            ? (v.toString(16).padStart(32, '0').match(/.{4}/g) as string[]).join(':')
+            : formatIPv6(v);
+          const [cidr] = parseIpText(`${text}/${prefix}`, 'f').build();
+          expect(cidr).toEqual({ ip: bigintToBytes(net, 16), prefix });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  test('dotted IPv4 tails and compressed forms', () => {
+    expect(textOf('::ffff:192.0.2.1\n64:ff9b::1.2.3.4/128\n1::\n::')).toEqual([
+      '::/128',
+      '::ffff:c000:201/128',
+      '1::/128',
+      '64:ff9b::102:304/128',
+    ]);
   });
 });
