@@ -73,7 +73,13 @@ try {
 
   const store = await openStore({ db: join(dir, 'branchgate.db') });
   t = process.hrtime.bigint();
-  const summary = await importCdrFile(csv, (records) => insertCdrRecords(store, records));
+  let insertSeconds = 0;
+  const summary = await importCdrFile(csv, async (records) => {
+    const from = process.hrtime.bigint();
+    const result = await insertCdrRecords(store, records);
+    insertSeconds += seconds(from);
+    return result;
+  });
   const importSeconds = seconds(t);
   await store.close();
   const importRate = summary.inserted / importSeconds;
@@ -86,6 +92,10 @@ try {
   console.log(`raw better-sqlite3 insert: ${Math.round(rawRate)} rows/s`);
   console.log(
     `branchgate cdr import:    ${Math.round(importRate)} records/s (${importSeconds.toFixed(1)} s, rss ${rss} MiB)`,
+  );
+  console.log(
+    `  of which in insertCdrRecords: ${insertSeconds.toFixed(1)} s (${Math.round(LINES / insertSeconds)} records/s), ` +
+      `reading and mapping: ${(importSeconds - insertSeconds).toFixed(1)} s (${Math.round(LINES / (importSeconds - insertSeconds))} records/s)`,
   );
   console.log(`ratio import / csv-parse: ${(importRate / parseRate).toFixed(2)}`);
   console.log(`ratio import / raw insert: ${(importRate / rawRate).toFixed(2)}`);

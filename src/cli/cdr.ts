@@ -28,7 +28,7 @@ async function runImport(file: string, flags: ImportFlags): Promise<void> {
       layout,
       timezone: flags.timezone,
       strict: flags.strict,
-      progress: createProgress({ unit: 'lines' }),
+      progress: createProgress(),
       onBadLine: (bad) => {
         if (shown++ < MAX_BAD_LINES_SHOWN)
           process.stderr.write(`${file}:${bad.line}: skipped: ${bad.reason}\n`);

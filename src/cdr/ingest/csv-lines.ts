@@ -8,7 +8,9 @@ export type CsvLine =
   | { line: number; ok: true; fields: string[] }
   | { line: number; ok: false; reason: string };
 
-const OPTIONS = { relax_column_count: true, skip_empty_lines: false } as const;
+// Lines are split (and CR dropped) before parsing, so LF is the only record delimiter; a stray CR
+// inside a line stays field content instead of splitting the record.
+const OPTIONS = { relax_column_count: true, skip_empty_lines: false, record_delimiter: '\n' } as const;
 
 function quotesBalanced(text: string): boolean {
   let count = 0;

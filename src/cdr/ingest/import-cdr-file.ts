@@ -85,12 +85,12 @@ export async function importCdrFile(
   let good = 0;
   let latin1 = 0;
   const spoolDir = mkdtempSync(join(tmpdir(), 'branchgate-cdr-import-'));
-  const spoolPath = join(spoolDir, 'rows.jsonl');
+  const spoolPath = join(spoolDir, 'rows.spool');
   try {
     // Pass 1: check every line, spool the good rows, gather the groups.
     const fd = openSync(spoolPath, 'w');
     try {
-      progress.start(size, 'checking');
+      progress.start(size, 'checking (bytes)');
       for await (const batch of readLineBatches(path)) {
         latin1 += batch.latin1Lines.length;
         const out: string[] = [];
@@ -156,7 +156,7 @@ export async function importCdrFile(
       progress.increment(pending.length);
       pending = [];
     };
-    progress.start(good, 'importing');
+    progress.start(good, 'importing (records)');
     try {
       const rowOf = createRowReader(layout ?? { name: 'none', columns: [] }, parseTime);
       let index = 0;
@@ -182,14 +182,15 @@ export async function importCdrFile(
   }
 }
 
-// The spool holds each good line's identity, line number and fields, separated by U+001F; a line
-// whose fields contain U+001F itself is spooled as JSON instead (marked by a leading U+001E).
+// The spool (in a private temp directory, removed at the end) holds each good line's identity,
+// line number and fields separated by U+001F. A line whose fields hold U+001F, U+001E or CR (which
+// the line reader would strip at the end of a spool line) is spooled as JSON after a U+001E mark.
 const US = '\u001f';
 const RS = '\u001e';
+const NEEDS_JSON = /[\u001e\u001f\r]/;
 
 function encodeSpoolLine(identity: string, line: number, fields: readonly string[]): string {
-  if (fields.some((f) => f.includes(US) || f.includes(RS)))
-    return RS + JSON.stringify([identity, line, fields]);
+  if (fields.some((f) => NEEDS_JSON.test(f))) return RS + JSON.stringify([identity, line, fields]);
   return `${identity}${US}${line}${US}${fields.join(US)}`;
 }
 

@@ -305,3 +305,16 @@ describe('importCdrFile bad lines', () => {
     await expect(importInto(join(dir, 'missing.csv'))).rejects.toThrow(/cannot read .*missing\.csv/);
   });
 });
+
+describe('importCdrFile field content', () => {
+  test('keeps control characters and a trailing CR inside quoted fields exactly', async () => {
+    const odd = masterLines[2]
+      ?.replace('"Alice Martin"', '"Alice\u001fMartin\r"')
+      .replace(/""$/, '"note\u001e\r"') as string;
+    const { records, summary } = await importInto(file(`${odd}\r\n${masterLines[4]}\r\n`));
+    expect(summary).toMatchObject({ inserted: 2, bad: 0 });
+    expect(records[0]?.clid).toBe('"Alice\u001fMartin\r" <4001>');
+    expect(records[0]?.userfield).toBe('note\u001e\r');
+    expect(records[1]?.clid).toBe('"Bob Chen" <4002>');
+  });
+});
