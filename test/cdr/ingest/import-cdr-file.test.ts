@@ -165,6 +165,9 @@ describe('importCdrFile on the real Asterisk 22 capture', () => {
       ['2030', ''],
       ['2030', '2011'],
     ]);
+    // Without linkedid, another channel of the call (the Local hop of the 2022 forward) stands alone.
+    const hop = records.find((r) => r.uniqueid === '1795322883.65');
+    expect([hop?.initialDestination, hop?.computedDestination]).toEqual(['2012', '']);
     const redirect = records.filter((r) => r.uniqueid === '1795322912.85');
     expect(redirect.map((r) => [r.initialDestination, r.computedDestination])).toEqual([
       ['2032', ''],
