@@ -87,8 +87,17 @@ export class CidrSet {
    * is not a valid address or prefix. The fast path for text lists.
    */
   addText(text: string, from: number, to: number): boolean {
-    let slash = text.indexOf('/', from);
-    if (slash >= to) slash = -1;
+    // Scan only this line: indexOf would run on into the following lines of a big file.
+    let slash = -1;
+    let colon = -1;
+    for (let p = from; p < to; p++) {
+      const c = text.charCodeAt(p);
+      if (c === 47) {
+        slash = p;
+        break;
+      }
+      if (c === 58 && colon === -1) colon = p;
+    }
     const addrEnd = slash === -1 ? to : slash;
     let prefix = -1;
     if (slash !== -1) {
@@ -101,8 +110,7 @@ export class CidrSet {
         prefix = prefix * 10 + (c - 48);
       }
     }
-    const colon = text.indexOf(':', from);
-    if (colon !== -1 && colon < addrEnd) {
+    if (colon !== -1) {
       if (prefix > 128) return false;
       const slot = this.reserveV6();
       if (!parseIPv6Words(text, from, addrEnd, this.v6Words, slot * 4)) return false;

@@ -3,8 +3,6 @@
 //   site: data dir -> loadSiteSources -> compileSites -> encodeGeoSiteList -> file
 //   ip:   lists/dirs + mmdb -> loadIpSources -> compileIpLists -> encodeGeoIpList -> file
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { GeoDat } from './geo-dat.js';
-import { datInfo } from './geo-info.js';
 import { selectIpSets } from './ip-compiler.js';
 import { encodeCidrSets } from './ip-encoder.js';
 import { loadIpSources } from './ip-loader.js';
@@ -58,11 +56,8 @@ export function buildIpDat(
     onProgress: (done, total) => options.onProgress?.('files', done, total),
   });
   const selected = selectIpSets(sets, options.codes);
-  const bytes = encodeCidrSets(selected);
-  // Every CIDR is one field-2 message; count them from the bytes rather than materialising them.
-  const dat = GeoDat.fromBytes(bytes);
-  const rules = datInfo(dat).total;
-  return { bytes, lists: selected.length, rules };
+  const { bytes, cidrs } = encodeCidrSets(selected);
+  return { bytes, lists: selected.length, rules: cidrs };
 }
 
 /** Writes bytes to path via a temporary file in the same directory and a rename. */

@@ -24,18 +24,24 @@ export function encodeGeoIpList(lists: readonly IpList[]): Uint8Array {
     writeGeoIp(w, list);
     w.join(1, start);
   }
-  return w.finish();
+  return { bytes: w.finish(), cidrs };
 }
 
 /**
  * Merges each set and writes it straight to GeoIPList bytes, without building Cidr objects: the
- * fast path of `geo build-ip` (same bytes as compileIpLists + encodeGeoIpList).
+ * fast path of `geo build-ip` (same bytes as compileIpLists + encodeGeoIpList). Returns the bytes
+ * and the number of CIDRs written.
  */
-export function encodeCidrSets(lists: readonly { code: string; set: CidrSet }[]): Uint8Array {
+export function encodeCidrSets(lists: readonly { code: string; set: CidrSet }[]): {
+  bytes: Uint8Array;
+  cidrs: number;
+} {
   const w = new WireWriter(1 << 22);
+  let cidrs = 0;
   // CIDR = 0a len ip [10 prefix]; written as raw bytes since its shape is fixed.
   const sink = {
     v4(start: number, prefix: number) {
+      cidrs++;
       w.byte(0x12);
       w.byte(prefix === 0 ? 6 : 8);
       w.byte(0x0a);
@@ -47,6 +53,7 @@ export function encodeCidrSets(lists: readonly { code: string; set: CidrSet }[])
       }
     },
     v6(start: Uint32Array, prefix: number) {
+      cidrs++;
       w.byte(0x12);
       w.byte(prefix === 0 ? 18 : prefix < 128 ? 20 : 21);
       w.byte(0x0a);
@@ -64,5 +71,5 @@ export function encodeCidrSets(lists: readonly { code: string; set: CidrSet }[])
     set.merge(sink);
     w.join(1, start);
   }
-  return w.finish();
+  return { bytes: w.finish(), cidrs };
 }

@@ -129,8 +129,10 @@ describe('the direct set encoder (build-ip fast path)', () => {
         (specs) => {
           const nonEmpty = specs.filter(([a, b]) => a.length + b.length > 0);
           const sets = new Map(nonEmpty.map(([a, b], i) => [`C${i}`, setOf(a, b)]));
-          const direct = encodeCidrSets([...sets].map(([code, set]) => ({ code, set })));
-          const viaObjects = encodeGeoIpList(compileIpLists(sets));
+          const { bytes: direct, cidrs } = encodeCidrSets([...sets].map(([code, set]) => ({ code, set })));
+          const lists = compileIpLists(sets);
+          const viaObjects = encodeGeoIpList(lists);
+          expect(cidrs).toBe(lists.reduce((n, l) => n + l.cidrs.length, 0));
           expect(Buffer.from(direct).equals(Buffer.from(viaObjects))).toBe(true);
         },
       ),
