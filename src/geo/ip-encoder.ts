@@ -24,7 +24,7 @@ export function encodeGeoIpList(lists: readonly IpList[]): Uint8Array {
     writeGeoIp(w, list);
     w.join(1, start);
   }
-  return { bytes: w.finish(), cidrs };
+  return w.finish();
 }
 
 /**
