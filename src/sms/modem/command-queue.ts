@@ -3,16 +3,15 @@
 // (URCs, noise, stray lines) goes out through onUnsolicited. The lifecycle logic itself is pure
 // (command-lifecycle.ts); this file only performs its effects.
 import type { AtFrame } from './at-frame.js';
-import { describeModemCode } from './cms-errors.js';
 import {
   type AtCommand,
-  type AtFailure,
   type AtResponse,
   advanceCommand,
   type LifecycleEffect,
   type LifecycleState,
   startCommand,
 } from './command-lifecycle.js';
+import { failureToError } from './failure-to-error.js';
 import { type CallSite, captureCallSite, ModemError, withCallSite } from './modem-error.js';
 import type { Scheduler, Timer } from './scheduler.js';
 
@@ -213,7 +212,10 @@ export class CommandQueue {
           break;
         case 'failed': {
           this.finish(current, effect.write);
-          const error = withCallSite(toModemError(current.entry.command, effect.failure), current.entry.site);
+          const error = withCallSite(
+            failureToError(current.entry.command, effect.failure),
+            current.entry.site,
+          );
           current.entry.reject(error);
           if (effect.failure.reason === 'timeout') this.hooks.onTimeout(current.entry.command);
           break;
@@ -251,38 +253,4 @@ export class CommandQueue {
 function answersCommand(line: string, command: string): boolean {
   const name = /^AT([+^][A-Za-z0-9]+)/i.exec(command)?.[1];
   return name !== undefined && line.toUpperCase().startsWith(`${name.toUpperCase()}:`);
-}
-
-function toModemError(command: AtCommand, failure: AtFailure): ModemError {
-  if (failure.reason === 'timeout') {
-    const ms =
-      failure.phase === 'awaiting_prompt'
-        ? (command.promptTimeoutMs ?? command.timeoutMs)
-        : command.timeoutMs;
-    const what = failure.phase === 'awaiting_prompt' ? 'the "> " prompt' : 'a final result';
-    return new ModemError('timeout', `no answer: waited ${ms} ms for ${what}`, { command: command.text });
-  }
-  const result = failure.result;
-  switch (result.status) {
-    case 'error':
-      return new ModemError('error', `modem answered ${result.text}`, { command: command.text });
-    case 'cms_error':
-      return new ModemError(
-        'cms_error',
-        `modem answered ${describeModemCode('cms', result.code, result.text)}`,
-        {
-          command: command.text,
-          ...(result.code === undefined ? {} : { modemCode: result.code }),
-        },
-      );
-    case 'cme_error':
-      return new ModemError(
-        'cme_error',
-        `modem answered ${describeModemCode('cme', result.code, result.text)}`,
-        {
-          command: command.text,
-          ...(result.code === undefined ? {} : { modemCode: result.code }),
-        },
-      );
-  }
 }

@@ -6,12 +6,12 @@ export type { SimBehaviour, SimContext, SimIdentity, SimReply, SimState } from '
 export { DEFAULT_BEHAVIOURS, DEFAULT_IDENTITY } from './sim-behaviours.js';
 export type { SimCommand } from './sim-command-line.js';
 export type { SimSlotStatus, SimStoredPdu } from './sim-storage.js';
-export {
-  createSimulatedModem,
-  type DeliverMessageOptions,
-  type SimFaults,
-  type SimSentMessage,
-  type SimulatedModem,
-  type SimulatedModemEvents,
-  type SimulatedModemOptions,
-} from './simulated-modem.js';
+export type {
+  DeliverMessageOptions,
+  SimFaults,
+  SimSentMessage,
+  SimulatedModem,
+  SimulatedModemEvents,
+  SimulatedModemOptions,
+} from './sim-types.js';
+export { createSimulatedModem } from './simulated-modem.js';

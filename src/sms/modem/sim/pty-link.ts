@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
-import type { SimulatedModem } from './simulated-modem.js';
+import type { SimulatedModem } from './sim-types.js';
 
 /** A simulator served on a pty. */
 export interface PtyLink {

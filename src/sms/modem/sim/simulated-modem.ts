@@ -19,125 +19,17 @@ import {
   type SimState,
 } from './sim-behaviours.js';
 import { parseCommandLine } from './sim-command-line.js';
+import { GARBAGE_LINE, SimReplyWriter } from './sim-reply-writer.js';
 import { SimStorage, type SimStoredPdu } from './sim-storage.js';
+import type {
+  DeliverMessageOptions,
+  SimFaults,
+  SimSentMessage,
+  SimulatedModem,
+  SimulatedModemEvents,
+  SimulatedModemOptions,
+} from './sim-types.js';
 
-/** Fault switches; change them at any time with setFaults(). */
-export interface SimFaults {
-  /** Read commands but never answer. */
-  noAnswer: boolean;
-  /** Put a line of binary garbage before every answer. */
-  garbage: boolean;
-  /** Put vendor noise lines (^RSSI, +QIND) inside every answer. */
-  noise: boolean;
-  /** Answer AT+CMGS with this +CMS ERROR after the PDU (e.g. 500, 331); undefined for none. */
-  sendError: number | undefined;
-  /** The SIM storage reports full: deliveries wait at the "network", AT+CMGS / AT+CMGW get +CMS ERROR 322. */
-  storageFull: boolean;
-  /** Delay every answer by this many milliseconds (on the simulator's clock). */
-  slowMs: number;
-}
-
-/** Options of createSimulatedModem. */
-export interface SimulatedModemOptions {
-  /** SIM storage slots (default 30). */
-  slots?: number;
-  /** SMSC address the SIM holds (default "+15550000000"). */
-  smsc?: string;
-  identity?: Partial<SimIdentity>;
-  /** Time for slow replies and status reports (default: the system's). */
-  clock?: Scheduler;
-  /** How many AT+CPIN? answers are +CME ERROR 14, SIM busy, before READY (default 0). */
-  simBusyQueries?: number;
-  /** Send a +CDS (or store it, +CDSI) when a submit asks for a status report (default true). */
-  statusReports?: boolean;
-  /** Delay from send to status report (default 1000). */
-  statusReportDelayMs?: number;
-  /** Echo on at power-up, as real modems (default true). */
-  echo?: boolean;
-  /** Replace or add command behaviours, by upper-case name ('+CGMI', 'I', ...). */
-  behaviours?: Record<string, SimBehaviour>;
-  /** Initial fault switches. */
-  faults?: Partial<SimFaults>;
-}
-
-/** A message the simulator accepted with AT+CMGS. */
-export interface SimSentMessage {
-  messageReference: number;
-  pdu: string;
-  tpduLength: number;
-  /** Destination number as decoded. */
-  to: string;
-  text: string;
-  concat: { reference: number; total: number; sequence: number } | undefined;
-  statusReportRequested: boolean;
-}
-
-/** Options of deliver(). */
-export interface DeliverMessageOptions {
-  /** Concatenation reference for a multipart text (default: a counter). */
-  reference?: number;
-  referenceBits?: 8 | 16;
-  /** Force UCS-2. */
-  forceUcs2?: boolean;
-  /** TP-SCTS (default: the simulator's clock). */
-  at?: Date;
-}
-
-/** Events of the simulator. */
-export interface SimulatedModemEvents {
-  /** A command line was received (after parsing, before answering). */
-  command: [line: string];
-  /** A command the simulator does not know; answered ERROR. */
-  unknown: [command: string];
-  /** A message was accepted with AT+CMGS. */
-  sent: [message: SimSentMessage];
-  /** The port was dropped (dropPort). */
-  unplugged: [];
-  /** The port is back (plugIn). */
-  plugged: [];
-}
-
-/** A simulated modem; see docs/modem.md. */
-export interface SimulatedModem extends EventEmitter<SimulatedModemEvents> {
-  /** A fresh in-memory link: returns the host side; throws while unplugged. */
-  connect(): Duplex;
-  /** Serves the AT dialogue on a stream the caller made (e.g. socat's stdio for a pty). */
-  attach(stream: Duplex): void;
-  /** A network message arrives: stored (one slot per part) with +CMTI; returns the slot numbers used. */
-  deliver(from: string, text: string, options?: DeliverMessageOptions): number[];
-  /** Current fault switches. */
-  readonly faults: Readonly<SimFaults>;
-  /** Changes fault switches. */
-  setFaults(faults: Partial<SimFaults>): void;
-  /** Writes one binary garbage line now. */
-  emitGarbage(): void;
-  /** Writes an unsolicited line now (e.g. "^RSSI: 12", "RING"). */
-  emitUnsolicited(line: string): void;
-  /** Closes the current link and refuses new ones until plugIn(). */
-  dropPort(): void;
-  /** Accepts links again. */
-  plugIn(): void;
-  /** True between dropPort() and plugIn(). */
-  readonly unplugged: boolean;
-  /** Occupied storage slots. */
-  stored(): SimStoredPdu[];
-  /** Network messages waiting for a free slot. */
-  readonly heldAtNetwork: number;
-  /** Every message sent, in order. */
-  readonly sent: readonly SimSentMessage[];
-  /** Every command line received, in order. */
-  readonly commands: readonly string[];
-  /** Commands answered ERROR because unknown. */
-  readonly unknownCommands: readonly string[];
-  /** Mutable AT state (echo, +CMEE, +CNMI, ...), for tests and diagnostics. */
-  readonly state: Readonly<SimState>;
-  /** Bytes read from the host so far. */
-  readonly bytesReceived: number;
-  /** Bytes written to the host so far (only those written to an open link). */
-  readonly bytesSent: number;
-}
-
-const GARBAGE = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x7e, 0x67, 0x61, 0x72, 0x62, 0x07, 0x0d, 0x0a]);
 const CTRL_Z = 0x1a;
 const ESC = 0x1b;
 
@@ -162,7 +54,7 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
   private readonly network: { pdu: string; tpduLength: number }[] = [];
   private concatRef = 0;
   private messageRef = 0;
-  private nextReplyAt = 0;
+  private readonly replies: SimReplyWriter;
 
   constructor(options: SimulatedModemOptions) {
     super();
@@ -190,6 +82,11 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
       charset: 'GSM',
       simBusyLeft: options.simBusyQueries ?? 0,
     };
+    this.replies = new SimReplyWriter(
+      this.clock,
+      () => this.currentFaults,
+      (data) => this.write(data),
+    );
   }
 
   get faults(): Readonly<SimFaults> {
@@ -249,7 +146,7 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
   }
 
   emitGarbage(): void {
-    this.write(GARBAGE);
+    this.write(GARBAGE_LINE);
   }
 
   emitUnsolicited(line: string): void {
@@ -350,7 +247,7 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
         }
         this.prompt = reply.prompt;
         this.input = '';
-        this.answerPrompt(lines);
+        this.replies.prompt(lines);
         return;
       }
       lines.push(...reply.lines);
@@ -433,42 +330,9 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
     });
   }
 
-  private answerPrompt(lines: string[]): void {
-    this.deliverReply(`${this.renderLines(lines)}\r\n> `);
-  }
-
   private answer(reply: SimReply, before: string[] = []): void {
     if ('prompt' in reply) return;
-    const text = `${this.renderLines([...before, ...reply.lines])}\r\n${reply.final}\r\n`;
-    this.deliverReply(text);
-  }
-
-  private renderLines(lines: string[]): string {
-    const out: string[] = [];
-    for (const line of lines) {
-      out.push(`\r\n${line}\r\n`);
-      if (this.currentFaults.noise) out.push('\r\n^RSSI: 17\r\n\r\n+QIND: "csq",21,99\r\n');
-    }
-    if (this.currentFaults.noise && lines.length === 0) out.push('\r\nSMS DONE\r\n');
-    return out.join('');
-  }
-
-  /** Writes a reply after the slow-reply delay, keeping replies in order. */
-  private deliverReply(text: string): void {
-    const garbage = this.currentFaults.garbage;
-    const send = () => {
-      if (garbage) this.write(GARBAGE);
-      this.write(text);
-    };
-    const delay = this.currentFaults.slowMs;
-    const now = this.clock.now();
-    if (delay <= 0 && this.nextReplyAt <= now) {
-      send();
-      return;
-    }
-    const at = Math.max(now + delay, this.nextReplyAt);
-    this.nextReplyAt = at;
-    this.clock.setTimer(at - now, send);
+    this.replies.answer([...before, ...reply.lines], reply.final);
   }
 
   private write(data: string | Buffer): void {

@@ -48,35 +48,49 @@ export async function openHarness(
     kind === 'memory'
       ? createStreamTransport(() => sim.connect(), 'simulator')
       : createSerialTransport({ path: (pty = await servePty(sim)).path, clock });
-  // Counts the bytes the engine reads and writes, to tell when the link is idle.
-  const seen = { read: 0, written: 0 };
+  // Counts the bytes the engine reads and writes, and its port operations under way, to tell
+  // when the link is idle (opening a pty takes real time with no byte in flight).
+  const seen = { read: 0, written: 0, busy: 0 };
+  const tracked = async <T>(op: () => Promise<T>): Promise<T> => {
+    seen.busy++;
+    try {
+      return await op();
+    } finally {
+      seen.busy--;
+    }
+  };
   const transport: ModemTransport = {
     description: inner.description,
     open: (handlers) =>
-      inner.open({
-        data: (chunk) => {
-          seen.read += chunk.length;
-          handlers.data(chunk);
-        },
-        closed: (error) => handlers.closed(error),
+      tracked(() =>
+        inner.open({
+          data: (chunk) => {
+            seen.read += chunk.length;
+            handlers.data(chunk);
+          },
+          closed: (error) => handlers.closed(error),
+        }),
+      ),
+    write: (data) =>
+      tracked(async () => {
+        await inner.write(data);
+        seen.written += data.length;
       }),
-    write: async (data) => {
-      await inner.write(data);
-      seen.written += data.length;
-    },
-    close: () => inner.close(),
+    close: () => tracked(() => inner.close()),
   };
   const modem: Modem = createModem({ transport, options: modemOptions, clock });
-  const idle = () => seen.read === sim.bytesSent && seen.written === sim.bytesReceived;
+  const idle = () => seen.busy === 0 && seen.read === sim.bytesSent && seen.written === sim.bytesReceived;
   const settle = async () => {
-    // Wait until every byte each side wrote has been read by the other (bounded: bytes written
-    // into a port that is being reopened are lost, and then the counts never meet).
-    const limit = kind === 'memory' ? 50 : 60;
+    // Wait until no port operation is under way and every byte each side wrote has been read by
+    // the other. Bytes written into a port that is being reopened are lost and the counts never
+    // meet again, so a byte mismatch alone is waited out for a bounded number of polls only.
     let quiet = 0;
-    for (let i = 0; i < limit && quiet < 2; i++) {
+    let mismatched = 0;
+    for (let i = 0; i < 2000 && quiet < 2 && mismatched < 60; i++) {
       if (kind === 'memory') await nextTurn();
       else await realSleep(5);
       quiet = idle() ? quiet + 1 : 0;
+      mismatched = seen.busy === 0 && !idle() ? mismatched + 1 : 0;
     }
     for (let i = 0; i < 5; i++) await nextTurn();
   };
