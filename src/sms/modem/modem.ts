@@ -200,13 +200,15 @@ class AtModem extends EventEmitter<ModemEvents> implements Modem {
         },
       });
     } catch (err) {
-      throw new ModemError(
-        'open_failed',
-        `cannot open ${this.transport.description}: ${(err as Error).message}`,
-        {
-          cause: err,
-        },
-      );
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new ModemError('open_failed', `cannot open ${this.transport.description}: ${reason}`, {
+        cause: err,
+      });
+    }
+    if (generation !== this.generation || this.currentState === 'stopped') {
+      // stop() was called while the port was opening: do not leave it open behind its back.
+      await this.transport.close().catch(() => {});
+      throw new ModemError('stopped', 'the modem was stopped while its port was opening');
     }
     const run = (text: string, timeoutMs?: number) =>
       this.queue.run({ text, timeoutMs: timeoutMs ?? this.options.commandTimeoutMs }, { internal: true });

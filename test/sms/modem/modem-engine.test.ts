@@ -303,3 +303,24 @@ describe('modem engine start-up on a missing port', () => {
     await h.close();
   });
 });
+
+describe('modem engine stop during recovery', () => {
+  it('rejects queued work with stopped and makes no further attempts', async () => {
+    const h = await openHarness('memory', {}, { reopenDelayMs: 500 });
+    await h.modem.start();
+    h.sim.dropPort();
+    await h.advanceUntil(() => h.modem.state === 'recovering');
+    const queued = outcome(h.modem.command('AT+CGMI'));
+    await h.modem.stop();
+    await h.waitFor(queued.done, 'the stop');
+    expect(queued.error()).toMatchObject({ code: 'stopped', command: 'AT+CGMI' });
+    h.sim.plugIn();
+    const before = h.sim.commands.length;
+    h.clock.advance(60_000);
+    await h.settle();
+    expect(h.clock.pending()).toBe(0);
+    expect(h.sim.commands.length).toBe(before);
+    expect(h.modem.state).toBe('stopped');
+    await h.close();
+  });
+});
