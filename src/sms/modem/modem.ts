@@ -164,7 +164,15 @@ class AtModem extends EventEmitter<ModemEvents> implements Modem {
   }
 
   command(text: string, timeoutMs?: number): Promise<AtResponse> {
-    return this.runner(captureCallSite(this.command))({
+    const site = captureCallSite(this.command);
+    if (!/^AT[\x20-\x7e]*$/i.test(text)) {
+      // A CR, Ctrl-Z or ESC inside would smuggle a second command or a PDU onto the wire.
+      const error = new ModemError('bad_argument', 'a command is "AT..." in printable ASCII, one line', {
+        command: JSON.stringify(text),
+      });
+      return Promise.reject(withCallSite(error, site));
+    }
+    return this.runner(site)({
       text,
       timeoutMs: timeoutMs ?? this.options.commandTimeoutMs,
     });

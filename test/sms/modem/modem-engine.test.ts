@@ -202,6 +202,17 @@ describe.each(LINKS)('modem engine over %s', (kind) => {
     expect(h.modem.state).toBe('recovering');
   });
 
+  it('refuses a command line that would smuggle a second command onto the wire', async () => {
+    h = await openHarness(kind);
+    await h.modem.start();
+    const before = h.sim.commands.length;
+    await expect(h.modem.command('AT+CSQ\rAT+CMGD=1,4')).rejects.toMatchObject({
+      code: 'bad_argument',
+      message: '"AT+CSQ\\rAT+CMGD=1,4": a command is "AT..." in printable ASCII, one line',
+    });
+    expect(h.sim.commands.length).toBe(before);
+  });
+
   it('rejects work with not_started before start() and stopped after stop()', async () => {
     h = await openHarness(kind);
     await expect(h.modem.command('AT')).rejects.toMatchObject({ code: 'not_started' });
