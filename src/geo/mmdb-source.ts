@@ -1,7 +1,7 @@
 // Reads a MaxMind-format country database (GeoLite2-Country, DB-IP Country Lite, ...) into one
-// CidrSet per ISO country code. The search tree is walked here; data records are decoded by
-// mmdb-lib. IPv4 comes from the ::/96 subtree of an IPv6 database; its aliases
-// (::ffff:0:0/96, 2002::/16) are skipped so no network is counted twice.
+// CidrSet per ISO code (country, else registered, else represented country). The search tree is
+// walked here; data records are decoded by mmdb-lib. IPv4 comes from the ::/96 subtree of an IPv6
+// database; its aliases (::ffff:0:0/96, 2002::/16) are skipped so no network is counted twice.
 import { type CountryResponse, Reader } from 'mmdb-lib';
 import { CidrSet } from './cidr-set.js';
 import { GeoError } from './errors.js';
@@ -40,8 +40,15 @@ export function readMmdbCountries(db: Buffer, file: string): Map<string, CidrSet
     let code = codeByPointer.get(pointer);
     if (code === undefined) {
       const data = reader.get(sampleIp);
-      code = data?.country?.iso_code ?? data?.registered_country?.iso_code ?? null;
-      code = code ? code.toUpperCase() : null;
+      // As v2fly/geoip: the country, else the registered country, else the represented one.
+      const iso = [
+        data?.country?.iso_code,
+        data?.registered_country?.iso_code,
+        data?.represented_country?.iso_code,
+      ]
+        .map((c) => (c ?? '').trim())
+        .find((c) => c !== '');
+      code = iso ? iso.toUpperCase() : null;
       codeByPointer.set(pointer, code);
     }
     return code;

@@ -9,7 +9,7 @@ function listsOf(db: Buffer): Record<string, string[]> {
 }
 
 describe('mmdb country database input', () => {
-  test('reads every network of an IPv4 database, merging neighbours per country', () => {
+  test('reads every network of an IPv4 database, merging neighbours per country, falling back to registered_country', () => {
     const db = writeMmdb({
       ipVersion: 4,
       networks: [
@@ -17,9 +17,10 @@ describe('mmdb country database input', () => {
         { bits: ipv4Bits('1.0.0.128/25'), iso: 'AU' },
         { bits: ipv4Bits('5.1.0.0/16'), iso: 'DE' },
         { bits: ipv4Bits('8.8.8.0/24'), iso: 'us' },
+        { bits: ipv4Bits('9.9.0.0/16'), iso: 'US', field: 'registered_country' },
       ],
     });
-    expect(listsOf(db)).toEqual({ AU: ['1.0.0.0/24'], DE: ['5.1.0.0/16'], US: ['8.8.8.0/24'] });
+    expect(listsOf(db)).toEqual({ AU: ['1.0.0.0/24'], DE: ['5.1.0.0/16'], US: ['8.8.8.0/24', '9.9.0.0/16'] });
   });
 
   test('takes IPv4 from ::/96 of an IPv6 database and skips its ::ffff:0:0/96 alias', () => {

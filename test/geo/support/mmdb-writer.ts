@@ -7,6 +7,8 @@ export interface MmdbNetwork {
   /** Address as bits, most significant first: 32 for IPv4 databases, 128 for IPv6 ones. */
   readonly bits: string;
   readonly iso: string;
+  /** The record field holding the code (default `country`). */
+  readonly field?: 'country' | 'registered_country';
 }
 
 interface TreeNode {
@@ -79,11 +81,12 @@ export function writeMmdb(options: MmdbOptions): Buffer {
   const dataOffset = new Map<string, number>();
   const root: TreeNode = { children: [null, null], id: -1 };
   for (const net of options.networks) {
-    let offset = dataOffset.get(net.iso);
+    const field = net.field ?? 'country';
+    let offset = dataOffset.get(`${field}:${net.iso}`);
     if (offset === undefined) {
       offset = data.length;
-      dataOffset.set(net.iso, offset);
-      data.push(...encodeValue({ country: { iso_code: net.iso } }));
+      dataOffset.set(`${field}:${net.iso}`, offset);
+      data.push(...encodeValue({ [field]: { iso_code: net.iso } }));
     }
     let node = root;
     for (let i = 0; i < net.bits.length; i++) {
