@@ -75,10 +75,7 @@ export function registerGeo(program: Command): void {
     .action(async (inputs: string[], opts: { output: string; codes?: string[]; mmdb?: string }) => {
       const g = await loadGeo();
       if (inputs.length === 0 && !opts.mmdb) {
-        throw new g.GeoError(
-          'code_not_found',
-          'geo build-ip needs at least one text list, directory or --mmdb file',
-        );
+        throw new g.GeoError('usage', 'geo build-ip needs at least one text list, directory or --mmdb file');
       }
       const result = await withProgress('files', (onProgress) =>
         g.buildIpDat(inputs, { codes: opts.codes, mmdb: opts.mmdb, onProgress }),
@@ -136,6 +133,7 @@ export function registerGeo(program: Command): void {
         const selector = g.parseListSelector(code);
         const entry = dat.get(selector.code);
         if (dat.kind === 'ip') {
+          if (selector.attrs.length > 0) throw new g.GeoError('usage', 'IP lists have no attributes');
           const list = dat.readIp(entry);
           const cidrs = list.cidrs.map((c) => g.cidrToText(c.ip, c.prefix));
           if (opts.format === 'json') {

@@ -13,6 +13,8 @@ export type GeoErrorCode =
   | 'dat_corrupt'
   | 'dat_kind'
   | 'code_not_found'
+  | 'file_unreadable'
+  | 'usage'
   | 'export_unsupported';
 
 /** A geo failure: bad source line, corrupt .dat, unknown list code, unsupported conversion. */

@@ -47,7 +47,7 @@ export class GeoDat {
     try {
       source = fileSource(path);
     } catch (err) {
-      throw new GeoError('code_not_found', `cannot open ${path}: ${(err as Error).message}`);
+      throw new GeoError('file_unreadable', `cannot open ${path}: ${(err as Error).message}`);
     }
     try {
       return new GeoDat(source, path);

@@ -38,7 +38,7 @@ export function exportList(dat: GeoDat, options: ExportOptions): ExportResult {
   const selector = parseListSelector(options.code);
   const entry = dat.get(selector.code);
   if (dat.kind === 'ip') {
-    if (selector.attrs.length > 0) throw new GeoError('export_unsupported', 'IP lists have no attributes');
+    if (selector.attrs.length > 0) throw new GeoError('usage', 'IP lists have no attributes');
     const list = dat.readIp(entry);
     if (options.to === 'text') {
       const lines = list.cidrs.map((c) => cidrToText(c.ip, c.prefix));

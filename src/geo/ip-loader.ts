@@ -15,7 +15,7 @@ export function listIpFiles(paths: readonly string[]): string[] {
     try {
       isDir = statSync(path).isDirectory();
     } catch (err) {
-      throw new GeoError('code_not_found', `cannot read ${path}: ${(err as Error).message}`);
+      throw new GeoError('file_unreadable', `cannot read ${path}: ${(err as Error).message}`);
     }
     if (!isDir) {
       out.push(path);
@@ -65,7 +65,7 @@ export function loadIpSources(paths: readonly string[], options: LoadIpOptions =
     try {
       db = readFileSync(options.mmdb);
     } catch (err) {
-      throw new GeoError('mmdb_invalid', `cannot read ${options.mmdb}: ${(err as Error).message}`);
+      throw new GeoError('file_unreadable', `cannot read ${options.mmdb}: ${(err as Error).message}`);
     }
     for (const [code, fromDb] of readMmdbCountries(db, options.mmdb)) {
       if (options.onlyCodes && !options.onlyCodes.has(code)) continue;

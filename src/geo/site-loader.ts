@@ -11,7 +11,7 @@ export function listSourceFiles(dir: string): string[] {
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (err) {
-    throw new GeoError('code_not_found', `cannot read data directory ${dir}: ${(err as Error).message}`);
+    throw new GeoError('file_unreadable', `cannot read data directory ${dir}: ${(err as Error).message}`);
   }
   const out: string[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
