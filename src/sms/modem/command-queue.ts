@@ -2,6 +2,7 @@
 // from the parser come in through handleFrames(); anything not part of the current command's answer
 // (URCs, noise, stray lines) goes out through onUnsolicited. The lifecycle logic itself is pure
 // (command-lifecycle.ts); this file only performs its effects.
+import { lineOwnership } from './answer-filter.js';
 import type { AtFrame } from './at-frame.js';
 import {
   type AtCommand,
@@ -163,14 +164,15 @@ export class CommandQueue {
 
   private handleFrame(received: AtFrame): void {
     const current = this.current;
-    // "+CFUN: 1" is boot noise on its own but the answer to AT+CFUN?: a line named like the
-    // command on the wire belongs to its answer.
-    const frame: AtFrame =
-      received.kind === 'noise' &&
-      current !== undefined &&
-      answersCommand(received.text, current.entry.command.text)
-        ? { kind: 'line', text: received.text }
-        : received;
+    let frame = received;
+    if (current !== undefined && (received.kind === 'noise' || received.kind === 'line')) {
+      const owner = lineOwnership(received.text, current.entry.command.text);
+      if (owner === 'unsolicited') {
+        this.hooks.onUnsolicited(received);
+        return;
+      }
+      if (owner === 'answer') frame = { kind: 'line', text: received.text };
+    }
     const forCommand = frame.kind === 'line' || frame.kind === 'final' || frame.kind === 'prompt';
     if (current === undefined || !forCommand) {
       this.hooks.onUnsolicited(frame);
@@ -247,10 +249,4 @@ export class CommandQueue {
       this.hooks.onWriteError(err instanceof Error ? err : new Error(String(err)));
     });
   }
-}
-
-/** True when line starts with the extended-command name of command ("+CFUN: 1" for "AT+CFUN?"). */
-function answersCommand(line: string, command: string): boolean {
-  const name = /^AT([+^][A-Za-z0-9]+)/i.exec(command)?.[1];
-  return name !== undefined && line.toUpperCase().startsWith(`${name.toUpperCase()}:`);
 }

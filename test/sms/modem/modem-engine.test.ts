@@ -244,6 +244,22 @@ describe.each(LINKS)('modem engine edge cases over %s', (kind) => {
     expect(await h.modem.command('AT+CFUN?')).toEqual({ lines: ['+CFUN: 1'] });
   });
 
+  it('keeps a boot line named like another command out of the answer on the wire', async () => {
+    h = await openHarness(kind);
+    const noise: string[] = [];
+    h.modem.on('noise', (text, reason) => noise.push(`${reason}:${text}`));
+    await h.modem.start();
+    h.sim.setFaults({ slowMs: 100 });
+    const answer = outcome(h.modem.command('AT+CSQ'));
+    await h.waitFor(() => h?.sim.commands.at(-1) === 'AT+CSQ', 'AT+CSQ on the wire');
+    h.sim.emitUnsolicited('+CPIN: READY');
+    await h.waitFor(() => noise.length === 1, 'the boot line');
+    h.clock.advance(100);
+    await h.waitFor(answer.done, 'the answer');
+    expect(answer.value()).toEqual({ lines: ['+CSQ: 21,99'] });
+    expect(noise).toEqual(['stray:+CPIN: READY']);
+  });
+
   it('fails start() with a timeout when the modem never answers, and rejects work queued meanwhile', async () => {
     h = await openHarness(kind, { faults: { noAnswer: true } }, { commandTimeoutMs: 1500 });
     const started = outcome(h.modem.start());
