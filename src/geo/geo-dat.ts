@@ -63,6 +63,11 @@ export class GeoDat {
     return new GeoDat(memorySource(bytes), name);
   }
 
+  /** Indexes any byte source (a file, memory, or a wrapper that counts or limits reads). */
+  static fromSource(source: ByteSource, name: string): GeoDat {
+    return new GeoDat(source, name);
+  }
+
   /** Size of the file in bytes. */
   get size(): number {
     return this.source.size;

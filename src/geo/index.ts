@@ -1,6 +1,7 @@
 // The geo area's public surface: compilers (site, IP), the .dat reader, text forms and exports.
 // Other areas (server routes, the matcher) import from here only.
 
+export { type ByteSource, fileSource, memorySource } from './byte-source.js';
 export { CidrSet } from './cidr-set.js';
 export { GeoError, type GeoErrorCode } from './errors.js';
 export {

@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
+  type ByteSource,
   datDiff,
   datInfo,
   encodeGeoIpList,
   encodeGeoSiteList,
   exportList,
   GeoDat,
+  memorySource,
   type SiteList,
 } from '../../src/geo/index.js';
 import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
@@ -154,6 +156,28 @@ describe('export', () => {
 });
 
 describe.skipIf(!hasGeoCorpora)('real files', () => {
+  test('dumping one list reads entry headers and that entry only, not the whole file', () => {
+    const bytes = readFileSync(resolve(geoCorpora, 'upstream/dlc.dat'));
+    const inner = memorySource(bytes);
+    let read = 0;
+    const counting: ByteSource = {
+      size: inner.size,
+      read: (offset, length) => {
+        const chunk = inner.read(offset, length);
+        read += chunk.length;
+        return chunk;
+      },
+      close: () => inner.close(),
+    };
+    const dat = GeoDat.fromSource(counting, 'dlc.dat');
+    const afterIndex = read;
+    expect(afterIndex).toBeLessThan(dat.entries.length * 200);
+    const entry = dat.get('google');
+    expect(dat.readSite(entry).rules.length).toBe(963);
+    expect(read - afterIndex).toBe(entry.length);
+    expect(read).toBeLessThan(bytes.length / 4);
+  });
+
   test('reads one list of upstream dlc.dat the same as a full decode', () => {
     const path = resolve(geoCorpora, 'upstream/dlc.dat');
     const opened = GeoDat.open(path);

@@ -12,3 +12,5 @@ export const geoCorpora = resolve(repoRoot, '../shared/corpora/geo');
 
 /** True when the geo corpora are present. */
 export const hasGeoCorpora = existsSync(resolve(geoCorpora, 'upstream/dlc.dat'));
+
+if (!hasGeoCorpora) console.warn(`geo corpus tests skipped: ${geoCorpora} not found`);
