@@ -56,6 +56,17 @@ describe.each(LINKS)('SMS operations over %s', (kind) => {
     expect(h.sim.stored().map((s) => s.index)).toEqual([2, 3]);
   });
 
+  it('passes a message routed straight to the host (+CMT, +CNMI mt=2) as sms-direct', async () => {
+    h = await openHarness(kind, {}, { cnmi: '2,2,0,1,0' });
+    await h.modem.start();
+    const direct: string[] = [];
+    h.modem.on('sms-direct', (m) => direct.push(m.pdu));
+    expect(h.sim.deliver('+15551230001', 'Straight through')).toEqual([]);
+    await h.waitFor(() => direct.length === 1, 'the +CMT');
+    expect(decodePdu(direct[0] ?? '')).toMatchObject({ kind: 'deliver', text: 'Straight through' });
+    expect(h.sim.stored()).toEqual([]);
+  });
+
   it('rejects a bad storage index before anything goes on the wire', async () => {
     h = await openHarness(kind);
     await h.modem.start();

@@ -88,7 +88,7 @@ export interface SimulatedModem extends EventEmitter<SimulatedModemEvents> {
   connect(): Duplex;
   /** Serves the AT dialogue on a stream the caller made (e.g. socat's stdio for a pty). */
   attach(stream: Duplex): void;
-  /** A network message arrives: stored (one slot per part) with +CMTI; returns the slot numbers used. */
+  /** A network message arrives: stored (one slot per part) with +CMTI, or sent as +CMT with +CNMI mt=2; returns the slots used. */
   deliver(from: string, text: string, options?: DeliverMessageOptions): number[];
   /** Current fault switches. */
   readonly faults: Readonly<SimFaults>;

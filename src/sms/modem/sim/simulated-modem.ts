@@ -173,6 +173,11 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
   }
 
   private storeIncoming(pdu: string, tpduLength: number): number | undefined {
+    if (this.state.cnmi.mt === 2 && this.link !== undefined) {
+      // +CNMI mt=2: routed straight to the host, not stored.
+      this.write(`\r\n+CMT: ,${tpduLength}\r\n${pdu}\r\n`);
+      return undefined;
+    }
     const index = this.currentFaults.storageFull ? undefined : this.storage.add(0, pdu, tpduLength);
     if (index === undefined) {
       this.network.push({ pdu, tpduLength });
