@@ -129,14 +129,17 @@ function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
     const tag = r.uint32();
     const wire = tag & 7;
     if (tag >>> 3 !== 1 || wire !== 2) {
-      if (tag >>> 3 === 0) r.fail(`invalid field number 0 (not a GeoSiteList/GeoIPList)`, 0);
+      if (tag >>> 3 === 0 || ![0, 1, 2, 5].includes(wire)) {
+        r.fail(`invalid field tag 0x${tag.toString(16)}: not a geosite.dat / geoip.dat file`, 0);
+      }
       // Unknown top-level field: skip it, as protobuf readers do.
       if (wire === 2) {
         const len = r.uint32();
         pos += r.pos + len;
         if (pos > source.size) r.fail('field runs past the end of the file', 0);
       } else {
-        const whole = new WireReader(source.read(pos, 16), 0, 16, pos);
+        const window = source.read(pos, 16);
+        const whole = new WireReader(window, 0, window.length, pos);
         whole.uint32();
         whole.skip(wire);
         pos += whole.pos;

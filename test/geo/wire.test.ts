@@ -139,6 +139,12 @@ describe('corrupt and truncated files', () => {
     );
   });
 
+  test('a file that is not a .dat at all is refused at byte 0', () => {
+    expect(() => GeoDat.fromBytes(Buffer.from('# README\n'))).toThrowError(
+      'corrupt data at byte 0: invalid field tag 0x23: not a geosite.dat / geoip.dat file',
+    );
+  });
+
   test('a truncated varint is reported', () => {
     expect(() => GeoDat.fromBytes(Uint8Array.from([0x0a, 0x80]))).toThrowError(
       'corrupt data at byte 1: truncated varint',
