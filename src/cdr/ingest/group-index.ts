@@ -28,9 +28,9 @@ export class GroupIndex {
     this.resolved = out;
   }
 
-  /** The number first dialled in group `key`, or the lone record's own when it is in no group. */
-  initialDestination(key: string, self: GroupMember): string {
+  /** The number first dialled in group `key`; for a record in no group, its own dst (else target). */
+  initialDestination(key: string, dst: string, target: string): string {
     const found = key === '' ? undefined : this.resolved?.get(key);
-    return found ?? resolveInitialDestination([self]);
+    return found ?? (dst || target);
   }
 }

@@ -1,7 +1,8 @@
 // `branchgate cdr import`: an Asterisk CDR CSV into the store, in two passes so that a call's
 // records can be related however far apart they are in the file:
 //   pass 1: file -> lines -> CSV fields -> typed rows (bad lines reported) -> spool file + groups
-//   pass 2: spool -> NewCdrRecord (destinations from the resolved groups) -> insert in batches
+//   pass 2: spool (typed rows, see spool.ts) -> NewCdrRecord (destinations from the resolved
+//           groups) -> insert in batches
 // With strict, any bad line refuses the import before anything is inserted.
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { cdrIdentity } from './identity.js';
 import { readLineBatches } from './line-reader.js';
 import { toNewCdrRecord } from './map-record.js';
 import { createRowReader, type RowResult, type SourceRow } from './source-row.js';
+import { decodeSpoolEntry, encodeSpoolEntry } from './spool.js';
 
 /** A line that was skipped (or, with strict, that refused the import). */
 export interface BadLine {
@@ -84,6 +86,7 @@ export async function importCdrFile(
   let read = 0;
   let good = 0;
   let latin1 = 0;
+  // The spool lives in a directory only this user can read (mkdtemp: 0700), removed at the end.
   const spoolDir = mkdtempSync(join(tmpdir(), 'branchgate-cdr-import-'));
   const spoolPath = join(spoolDir, 'rows.spool');
   try {
@@ -117,8 +120,9 @@ export async function importCdrFile(
             continue;
           }
           const row = result.row;
-          groups.add(groupKeyOf(row), memberOf(row, good));
-          out.push(encodeSpoolLine(cdrIdentity(row, csv.fields), csv.line, csv.fields));
+          const target = dialTarget(row.dstchannel, row.lastapp, row.lastdata);
+          groups.add(groupKeyOf(row), memberOf(row, target, good));
+          out.push(encodeSpoolEntry({ identity: cdrIdentity(row, csv.fields), target, row }));
           good++;
         }
         if (out.length) writeSync(fd, `${out.join('\n')}\n`);
@@ -158,17 +162,12 @@ export async function importCdrFile(
     };
     progress.start(good, 'importing (records)');
     try {
-      const rowOf = createRowReader(layout ?? { name: 'none', columns: [] }, parseTime);
-      let index = 0;
       for await (const batch of readLineBatches(spoolPath)) {
         for (const text of batch.lines) {
           if (text === '') continue;
-          const { identity, line, fields } = decodeSpoolLine(text);
-          const result = rowOf(line, fields);
-          if (!result.ok) throw new Error(`spooled line ${line} no longer reads: ${result.reason}`);
-          const row = result.row;
-          const initial = groups.initialDestination(groupKeyOf(row), memberOf(row, index++));
-          pending.push(toNewCdrRecord(row, identity, initial));
+          const { identity, target, row } = decodeSpoolEntry(text);
+          const initial = groups.initialDestination(groupKeyOf(row), row.dst, target);
+          pending.push(toNewCdrRecord(row, identity, initial, target));
           if (pending.length >= batchSize) await flush();
         }
       }
@@ -182,34 +181,6 @@ export async function importCdrFile(
   }
 }
 
-// The spool (in a private temp directory, removed at the end) holds each good line's identity,
-// line number and fields separated by U+001F. A line whose fields hold U+001F, U+001E or CR (which
-// the line reader would strip at the end of a spool line) is spooled as JSON after a U+001E mark.
-const US = '\u001f';
-const RS = '\u001e';
-const NEEDS_JSON = /[\u001e\u001f\r]/;
-
-function encodeSpoolLine(identity: string, line: number, fields: readonly string[]): string {
-  if (fields.some((f) => NEEDS_JSON.test(f))) return RS + JSON.stringify([identity, line, fields]);
-  return `${identity}${US}${line}${US}${fields.join(US)}`;
-}
-
-function decodeSpoolLine(text: string): { identity: string; line: number; fields: string[] } {
-  if (text.startsWith(RS)) {
-    const [identity, line, fields] = JSON.parse(text.slice(1)) as [string, number, string[]];
-    return { identity, line, fields };
-  }
-  const parts = text.split(US);
-  return { identity: parts[0] as string, line: Number(parts[1]), fields: parts.slice(2) };
-}
-
-function memberOf(row: SourceRow, index: number): GroupMember {
-  return {
-    sequence: row.sequence,
-    start: row.start,
-    index,
-    dst: row.dst,
-    target: dialTarget(row.dstchannel, row.lastapp, row.lastdata),
-    channel: row.channel,
-  };
+function memberOf(row: SourceRow, target: string, index: number): GroupMember {
+  return { sequence: row.sequence, start: row.start, index, dst: row.dst, target, channel: row.channel };
 }

@@ -5,14 +5,18 @@ import { computedDestination, dialTarget } from './destination.js';
 import type { SourceRow } from './source-row.js';
 
 /**
- * The stored record of one source row. `groupInitial` is the call's first number (GroupIndex);
- * initial_destination / computed_destination CDR variables in the row win when not empty.
+ * The stored record of one source row. `groupInitial` is the call's first number (GroupIndex),
+ * `target` the row's dial target when already known; initial_destination / computed_destination
+ * CDR variables in the row win when not empty.
  */
-export function toNewCdrRecord(row: SourceRow, identity: string, groupInitial: string): NewCdrRecord {
+export function toNewCdrRecord(
+  row: SourceRow,
+  identity: string,
+  groupInitial: string,
+  target: string = dialTarget(row.dstchannel, row.lastapp, row.lastdata),
+): NewCdrRecord {
   const initial = row.initialDestination || groupInitial;
-  const computed =
-    row.computedDestination ||
-    computedDestination(dialTarget(row.dstchannel, row.lastapp, row.lastdata), row.dst, initial);
+  const computed = row.computedDestination || computedDestination(target, row.dst, initial);
   return {
     identity,
     uniqueid: row.uniqueid,
