@@ -18,6 +18,7 @@ interface ReceiveFlags {
   out?: string;
   failRate?: string;
   seed?: string;
+  quiet?: boolean;
 }
 
 async function runPush(flags: PushFlags): Promise<void> {
@@ -117,6 +118,7 @@ async function runReceive(flags: ReceiveFlags): Promise<void> {
     failRate,
     random: flags.seed === undefined ? undefined : seededRandom(Number(flags.seed)),
     onRequest: (r) => {
+      if (flags.quiet && r.status === 200) return;
       const ids = r.records.map((x) => x.db_id);
       const span =
         ids.length === 0 ? '' : ids.length === 1 ? ` db_id ${ids[0]}` : ` db_id ${ids[0]}..${ids.at(-1)}`;
@@ -159,5 +161,6 @@ export function registerCdrPushCommands(cdr: Command): void {
     .option('--out <file.jsonl>', 'append each received record to this file')
     .option('--fail-rate <0..1>', 'answer this share of requests with 500 (nothing stored)')
     .option('--seed <n>', 'seed the --fail-rate randomness (repeatable runs)')
+    .option('--quiet', 'print only refused requests')
     .action(runReceive);
 }

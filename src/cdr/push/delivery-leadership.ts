@@ -10,11 +10,17 @@ import pg from 'pg';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { Store } from '../../store/index.js';
+import { advanceCursor, type CursorExpectation } from './push-state.js';
 
-/** The right to deliver. acquire() takes it or confirms it is still held; release() gives it up. */
+/**
+ * The right to deliver. acquire() takes it or confirms it is still held; release() gives it up;
+ * advance() moves the delivery cursor only while it is held (false when it is not, or when the
+ * cursor was moved by someone else).
+ */
 export interface DeliveryLeadership {
   acquire(): Promise<boolean>;
   release(): Promise<void>;
+  advance(expected: CursorExpectation, to: number, atMs: number): Promise<boolean>;
 }
 
 /** The advisory lock key (below 2^31, so pg_locks shows it as classid 0, objid KEY). */
@@ -62,6 +68,8 @@ class AdvisoryLockLeadership implements DeliveryLeadership {
       this.holding = false;
     });
     await client.connect();
+    // Cursor updates on this session skip the WAL flush wait (see advance()).
+    await client.query('set synchronous_commit = off');
     this.client = client;
     return client;
   }
@@ -87,6 +95,23 @@ class AdvisoryLockLeadership implements DeliveryLeadership {
       await this.drop();
       return false;
     }
+  }
+
+  /**
+   * Moves the cursor on the lock's own session, so only the holder can. synchronous_commit is off
+   * here: the update is committed and seen at once, and survives our process dying; only a crash
+   * of the PostgreSQL server itself within ~0.6 s could forget it, which resends those records.
+   */
+  async advance(expected: CursorExpectation, to: number, atMs: number): Promise<boolean> {
+    const client = this.client;
+    if (!client || !this.holding) return false;
+    const r = await client.query({
+      name: 'cdr_push_advance',
+      text: `update cdr_push_state set acked_db_id = $1, failing_since_ms = null, last_success_ms = $2
+        where id = 1 and generation = $3 and acked_db_id = $4`,
+      values: [to, atMs, expected.generation, expected.from],
+    });
+    return r.rowCount === 1;
   }
 
   private async drop(): Promise<void> {
@@ -141,6 +166,10 @@ class LeaseLeadership implements DeliveryLeadership {
       .where((eb) => (other === null ? eb('lease_owner', 'is', null) : eb('lease_owner', '=', other)))
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
+  }
+
+  advance(expected: CursorExpectation, to: number, atMs: number): Promise<boolean> {
+    return advanceCursor(this.store.db, expected, to, atMs, this.owner);
   }
 
   async release(): Promise<void> {

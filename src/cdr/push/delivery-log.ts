@@ -22,20 +22,26 @@ export interface DeliveryAttempt {
   error: string;
 }
 
-/** Appends one attempt (inside the caller's transaction when given one). */
-export async function appendDeliveryLog(db: Kysely<Database>, a: DeliveryAttempt): Promise<void> {
+/** Appends attempts in one statement (inside the caller's transaction when given one). */
+export async function appendDeliveryLogs(
+  db: Kysely<Database>,
+  attempts: readonly DeliveryAttempt[],
+): Promise<void> {
+  if (attempts.length === 0) return;
   await db
     .insertInto('cdr_push_log')
-    .values({
-      at_ms: a.atMs,
-      kind: a.kind,
-      first_db_id: a.firstDbId,
-      last_db_id: a.lastDbId,
-      records: a.records,
-      status: a.status,
-      latency_ms: Math.round(a.latencyMs),
-      error: a.error.slice(0, 1000),
-    })
+    .values(
+      attempts.map((a) => ({
+        at_ms: a.atMs,
+        kind: a.kind,
+        first_db_id: a.firstDbId,
+        last_db_id: a.lastDbId,
+        records: a.records,
+        status: a.status,
+        latency_ms: Math.round(a.latencyMs),
+        error: a.error.slice(0, 1000),
+      })),
+    )
     .execute();
 }
 

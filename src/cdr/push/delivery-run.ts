@@ -1,18 +1,21 @@
 // One delivery run: from the record after the cursor, in db_id order, one request per record (or
 // per batch), until the backlog is empty or a request fails. Each acknowledged request moves the
 // cursor in the store before the next is sent, so a crash resends at most the request in flight.
+// Log rows of acknowledged requests are written in batches (per chunk of records and at the end
+// of the run); a failure is logged at once.
 //
 //   settings ─┐
 //   cursor ───┼─> listCdrRecordsAfter ─> toWireRecord ─> buildPushRequest ─> HttpSender
-//             └────────── recordAck (cursor + log, one transaction) <── 2xx ──┘
+//             └──────── advance cursor (one statement, by the leader) <── 2xx ──┘
 import type { Clock } from '../../shared/clock.js';
 import type { Store } from '../../store/index.js';
 import { listCdrRecordsAfter } from '../record-store.js';
 import { type TimeFormatter, toWireRecord } from '../wire-record.js';
-import type { DeliveryAttempt } from './delivery-log.js';
+import type { DeliveryLeadership } from './delivery-leadership.js';
+import { appendDeliveryLogs, type DeliveryAttempt } from './delivery-log.js';
 import type { HttpSender } from './http-sender.js';
 import type { PushLogger } from './push-logger.js';
-import { initializeCursor, readPushState, recordAck, recordFailure } from './push-state.js';
+import { advanceCursor, initializeCursor, readPushState, recordFailure } from './push-state.js';
 import { buildPushRequest } from './request-body.js';
 import { loadCdrPushSettings } from './settings-store.js';
 
@@ -42,15 +45,27 @@ export interface RunContext {
   logger?: PushLogger | undefined;
   /** Checked before each request. */
   shouldStop?: () => boolean;
-  /** Checked after each chunk of records; false ends the run. */
-  stillLeader?: () => Promise<boolean>;
+  /** The right to deliver: checked after each chunk, and the cursor advances through it. */
+  leadership?: DeliveryLeadership | undefined;
 }
 
+// Rows read per query: at least 500, and at least four requests' worth in batch mode. Settings,
+// leadership and the buffered log are refreshed once per chunk.
 const CHUNK = 500;
+const chunkRows = (batch: number) => Math.max(CHUNK, batch * 4);
 
 /** Sends the backlog once (see the top of this file). */
 export async function runDelivery(ctx: RunContext): Promise<RunResult> {
-  const { store, clock } = ctx;
+  const pending: DeliveryAttempt[] = [];
+  try {
+    return await deliver(ctx, pending);
+  } finally {
+    await appendDeliveryLogs(ctx.store.db, pending);
+  }
+}
+
+async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<RunResult> {
+  const { store, clock, leadership } = ctx;
   const result: RunResult = { outcome: 'drained', acknowledged: 0, requests: 0 };
   let settings = await loadCdrPushSettings(store);
   if (!settings.enabled) return { ...result, outcome: 'disabled' };
@@ -61,9 +76,13 @@ export async function runDelivery(ctx: RunContext): Promise<RunResult> {
   }
   let cursor = state.ackedDbId ?? 0;
   const generation = state.generation;
+  const advance = (to: number, atMs: number) =>
+    leadership
+      ? leadership.advance({ generation, from: cursor }, to, atMs)
+      : advanceCursor(store.db, { generation, from: cursor }, to, atMs);
   for (;;) {
     const batch = settings.batch_size;
-    const rows = await listCdrRecordsAfter(store, cursor, batch * Math.ceil(CHUNK / batch));
+    const rows = await listCdrRecordsAfter(store, cursor, chunkRows(batch));
     if (rows.length === 0) return result;
     for (let i = 0; i < rows.length; i += batch) {
       if (ctx.shouldStop?.()) return { ...result, outcome: 'stopped' };
@@ -85,6 +104,7 @@ export async function runDelivery(ctx: RunContext): Promise<RunResult> {
         error: answer.error,
       };
       if (!answer.ok) {
+        await appendDeliveryLogs(store.db, pending.splice(0));
         await recordFailure(store, attempt);
         ctx.logger?.warn(
           { first_db_id: first, last_db_id: last, status: answer.status, error: answer.error },
@@ -92,14 +112,14 @@ export async function runDelivery(ctx: RunContext): Promise<RunResult> {
         );
         return { ...result, outcome: 'failed' };
       }
-      if (!(await recordAck(store, { generation, from: cursor }, last, attempt))) {
-        return { ...result, outcome: 'moved' };
-      }
+      pending.push(attempt);
+      if (!(await advance(last, atMs))) return { ...result, outcome: 'moved' };
       cursor = last;
       result.acknowledged += group.length;
     }
+    await appendDeliveryLogs(store.db, pending.splice(0));
     settings = await loadCdrPushSettings(store);
     if (!settings.enabled) return { ...result, outcome: 'disabled' };
-    if (ctx.stillLeader && !(await ctx.stillLeader())) return { ...result, outcome: 'not_leader' };
+    if (leadership && !(await leadership.acquire())) return { ...result, outcome: 'not_leader' };
   }
 }

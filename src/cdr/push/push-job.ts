@@ -85,7 +85,7 @@ export function startCdrPushJob(options: CdrPushJobOptions): CdrPushJob {
       clock,
       logger,
       shouldStop: () => abort.signal.aborted,
-      stillLeader: () => leadership.acquire(),
+      leadership,
     });
     options.onRun?.(result);
     if (result.acknowledged > 0) {

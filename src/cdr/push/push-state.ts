@@ -1,13 +1,13 @@
 // The delivery cursor: the last acknowledged db_id, kept in cdr_push_state with a generation that
-// replay bumps. The job advances it with a compare-and-set (generation and old value), in the same
-// transaction as the log row, so a replay or a second deliverer makes the advance fail instead of
-// being overwritten. db_id is dense and commit-ordered (cdr/record-store.ts), so a plain cursor
+// replay bumps. The job advances it with a compare-and-set (generation and old value) in one
+// statement after each acknowledged request, so a replay or a second deliverer makes the advance
+// fail instead of being overwritten. db_id is dense and commit-ordered (cdr/record-store.ts), so a plain cursor
 // never passes a row that is not yet visible.
 import type { Kysely } from 'kysely';
 import type { Database, Store } from '../../store/index.js';
 import { withWriteLock } from '../../store/index.js';
 import { countCdrRecords } from '../record-store.js';
-import { appendDeliveryLog, type DeliveryAttempt } from './delivery-log.js';
+import { appendDeliveryLogs, type DeliveryAttempt } from './delivery-log.js';
 import { CdrPushError } from './push-error.js';
 
 /** The delivery state as read. */
@@ -50,28 +50,33 @@ export async function initializeCursor(db: Kysely<Database>, sendHistory: boolea
     .execute();
 }
 
+/** The cursor value a run expects to find, and the generation it read it in. */
+export interface CursorExpectation {
+  generation: number;
+  from: number;
+}
+
 /**
- * Records an acknowledged request: moves the cursor from `from` to `to` if nothing else moved it
- * (same generation, same value), clears failing-since, and logs the attempt, all in one
- * transaction. Returns false when the cursor had moved (a replay, another deliverer).
+ * Moves the cursor from `expected.from` to `to` if nothing else moved it (same generation, same
+ * value), clears failing-since and sets last-success: one statement, so it commits on its own.
+ * `owner`, when given, must also hold the SQLite lease. Returns false when the cursor had moved.
  */
-export async function recordAck(
-  store: Store,
-  expected: { generation: number; from: number },
+export async function advanceCursor(
+  db: Kysely<Database>,
+  expected: CursorExpectation,
   to: number,
-  attempt: DeliveryAttempt,
+  atMs: number,
+  owner?: string,
 ): Promise<boolean> {
-  return store.db.transaction().execute(async (trx) => {
-    const res = await trx
-      .updateTable('cdr_push_state')
-      .set({ acked_db_id: to, failing_since_ms: null, last_success_ms: attempt.atMs })
-      .where('id', '=', 1)
-      .where('generation', '=', expected.generation)
-      .where('acked_db_id', '=', expected.from)
-      .executeTakeFirst();
-    await appendDeliveryLog(trx, attempt);
-    return Number(res.numUpdatedRows) === 1;
-  });
+  let q = db
+    .updateTable('cdr_push_state')
+    .set({ acked_db_id: to, failing_since_ms: null, last_success_ms: atMs })
+    .where('id', '=', 1)
+    .where('generation', '=', expected.generation)
+    .where('acked_db_id', '=', expected.from);
+  if (owner !== undefined) q = q.where('lease_owner', '=', owner);
+  const res = await q.executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }
 
 /** Records a failed attempt: logs it and sets failing-since if not already failing. */
@@ -83,7 +88,7 @@ export async function recordFailure(store: Store, attempt: DeliveryAttempt): Pro
       .where('id', '=', 1)
       .where('failing_since_ms', 'is', null)
       .execute();
-    await appendDeliveryLog(trx, attempt);
+    await appendDeliveryLogs(trx, [attempt]);
   });
 }
 

@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Store } from '../../store/index.js';
 import type { CdrWireRecord } from '../record.js';
 import type { TimeFormatter } from '../wire-record.js';
-import { appendDeliveryLog } from './delivery-log.js';
+import { appendDeliveryLogs } from './delivery-log.js';
 import type { HttpAnswer, HttpSender } from './http-sender.js';
 import { CdrPushError } from './push-error.js';
 import { buildPushRequest } from './request-body.js';
@@ -47,15 +47,17 @@ export async function sendTestRecord(
   const answer = await sender.send(
     buildPushRequest(settings, [testRecord(nowMs, time)], `cdr-test-${nowMs}`),
   );
-  await appendDeliveryLog(store.db, {
-    atMs: nowMs,
-    kind: 'test',
-    firstDbId: null,
-    lastDbId: null,
-    records: 1,
-    status: answer.status,
-    latencyMs: answer.latencyMs,
-    error: answer.error,
-  });
+  await appendDeliveryLogs(store.db, [
+    {
+      atMs: nowMs,
+      kind: 'test',
+      firstDbId: null,
+      lastDbId: null,
+      records: 1,
+      status: answer.status,
+      latencyMs: answer.latencyMs,
+      error: answer.error,
+    },
+  ]);
   return answer;
 }

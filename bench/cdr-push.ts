@@ -1,0 +1,233 @@
+// Benchmark: the CDR push job draining a backlog of 100,000 records to a loopback receiver (the
+// `branchgate cdr receive` CLI in its own process), one record per request and in batches of 500,
+// on SQLite and PostgreSQL. Baselines in the same run, to the same receiver: the same number of
+// bare fetch() POSTs, and of bare node:http POSTs (our sender without the store), with bodies
+// prepared in advance.
+//
+//   node bin/run-ts.js bench/cdr-push.ts [--records 100000] [--batch 500] [--only sqlite|postgres]
+//
+// Targets (issue 5): >= 3,000 records/s one per request; >= 50,000 records/s in batches of 500.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { createDeliveryLeadership } from '../src/cdr/push/delivery-leadership.js';
+import {
+  HttpSender,
+  type RunResult,
+  replayFrom,
+  runDelivery,
+  saveCdrPushSettings,
+} from '../src/cdr/push/index.js';
+import type { NewCdrRecord } from '../src/cdr/record.js';
+import { insertCdrRecords, listCdrRecordsAfter } from '../src/cdr/record-store.js';
+import { TimeFormatter, toWireRecord } from '../src/cdr/wire-record.js';
+import { systemClock } from '../src/shared/clock.js';
+import { openStore, type Store } from '../src/store/index.js';
+
+const { values: args } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    batch: { type: 'string', default: '500' },
+    only: { type: 'string' },
+    pg: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
+  },
+});
+const RECORDS = Number(args.records);
+const BATCH = Number(args.batch);
+
+function record(i: number): NewCdrRecord {
+  const start = 1_795_322_858 + i;
+  return {
+    identity: `bench-${i}`,
+    uniqueid: `${start}.${i}`,
+    linkedid: `${start}.${i}`,
+    sequence: i,
+    accountcode: 'sales',
+    clid: '"Alice Martin" <4001>',
+    src: '4001',
+    dst: '2011',
+    dcontext: 'sip_internal',
+    channel: 'Local/2011@from-4001-00000000;2',
+    dstchannel: 'Local/2011@phones-00000001;1',
+    lastapp: 'Dial',
+    lastdata: 'Local/2011@phones/n,10,tT',
+    start,
+    answer: i % 3 === 0 ? null : start + 1,
+    end: start + 5,
+    duration: 5,
+    billsec: 4,
+    disposition: 'ANSWERED',
+    amaflags: 'DOCUMENTATION',
+    userfield: '',
+    peeraccount: '',
+    initialDestination: '2011',
+    computedDestination: '',
+    recordingUrl: '',
+  };
+}
+
+async function seed(store: Store): Promise<void> {
+  const CHUNK = 5000;
+  for (let i = 1; i <= RECORDS; i += CHUNK) {
+    const recs: NewCdrRecord[] = [];
+    for (let j = i; j < Math.min(i + CHUNK, RECORDS + 1); j++) recs.push(record(j));
+    await insertCdrRecords(store, recs);
+  }
+}
+
+/** Starts `branchgate cdr receive` on a free loopback port; its per-request lines are drained. */
+async function startReceiverProcess(): Promise<{ url: string; stop(): void }> {
+  const proc = spawn(
+    process.execPath,
+    ['bin/branchgate.js', 'cdr', 'receive', '--quiet', '--listen', '127.0.0.1:0'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    proc.stdout.on('data', (c: Buffer) => {
+      if (text.length < 4096) text += c.toString();
+      const m = /listening on (http:\S+)/.exec(text);
+      if (m) resolve((m[1] as string).replace(/,$/, ''));
+    });
+    proc.once('exit', (code) => reject(new Error(`receiver exited with ${code}`)));
+  });
+  return { url, stop: () => proc.kill('SIGTERM') };
+}
+
+/** Request bodies as the job would send them, prepared before timing. */
+async function bodies(store: Store, per: number): Promise<string[]> {
+  const time = new TimeFormatter('UTC');
+  const out: string[] = [];
+  for (let after = 0; ; ) {
+    const rows = await listCdrRecordsAfter(store, after, 5000);
+    if (rows.length === 0) return out;
+    for (let i = 0; i < rows.length; i += per) {
+      const wire = rows.slice(i, i + per).map((r) => toWireRecord(r, time));
+      out.push(JSON.stringify(per === 1 ? wire[0] : { data: wire }));
+    }
+    after = (rows[rows.length - 1] as { db_id: number }).db_id;
+  }
+}
+
+async function fetchBaseline(url: string, list: string[]): Promise<number> {
+  const t0 = performance.now();
+  for (const [i, body] of list.entries()) {
+    const res = await fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/json', 'idempotency-key': `cdr-${i}` },
+      body,
+    });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`baseline: HTTP ${res.status}`);
+  }
+  return performance.now() - t0;
+}
+
+async function httpBaseline(url: string, list: string[]): Promise<number> {
+  const sender = new HttpSender();
+  const t0 = performance.now();
+  for (const [i, body] of list.entries()) {
+    const a = await sender.send({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json', 'idempotency-key': `cdr-${i}` },
+      body,
+    });
+    if (!a.ok) throw new Error(`baseline: ${a.error}`);
+  }
+  const ms = performance.now() - t0;
+  sender.close();
+  return ms;
+}
+
+async function ours(store: Store, db: string, batch: number): Promise<{ ms: number; result: RunResult }> {
+  await saveCdrPushSettings(store, { batch_size: batch }, Date.now());
+  await replayFrom(store, 1);
+  // As the job runs it: holding the right to deliver, which also writes the cursor.
+  const leadership = createDeliveryLeadership(store, systemClock, { databaseUrl: db });
+  if (!(await leadership.acquire())) throw new Error('could not take the delivery lock');
+  const sender = new HttpSender();
+  const t0 = performance.now();
+  const result = await runDelivery({
+    store,
+    sender,
+    time: new TimeFormatter('UTC'),
+    clock: systemClock,
+    leadership,
+  });
+  const ms = performance.now() - t0;
+  sender.close();
+  await leadership.release();
+  if (result.outcome !== 'drained' || result.acknowledged !== RECORDS) {
+    throw new Error(`run ended ${result.outcome} after ${result.acknowledged} records`);
+  }
+  return { ms, result };
+}
+
+const rate = (ms: number) => Math.round((RECORDS / ms) * 1000);
+
+async function benchStore(kind: 'sqlite' | 'postgres', receiverUrl: string): Promise<void> {
+  let db: string;
+  let cleanup: () => Promise<void>;
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'bg-bench-push-'));
+    db = join(dir, 'branchgate.db');
+    cleanup = async () => rmSync(dir, { recursive: true, force: true });
+  } else {
+    const name = `bg_bench_push_${process.pid}`;
+    const admin = new pg.Client({ connectionString: args.pg });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(args.pg as string);
+    u.pathname = `/${name}`;
+    db = u.toString();
+    cleanup = async () => {
+      const c = new pg.Client({ connectionString: args.pg });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  }
+  const store = await openStore({ db });
+  try {
+    process.stdout.write(`\n${kind}: seeding ${RECORDS} records...\n`);
+    await seed(store);
+    await saveCdrPushSettings(store, { enabled: true, url: receiverUrl, send_history: true }, Date.now());
+    for (const per of [1, BATCH]) {
+      const list = await bodies(store, per);
+      // Warm-up: a slice of each, so connections and JIT are ready for all three.
+      await fetchBaseline(receiverUrl, list.slice(0, 200));
+      await httpBaseline(receiverUrl, list.slice(0, 200));
+      const fetchMs = await fetchBaseline(receiverUrl, list);
+      const httpMs = await httpBaseline(receiverUrl, list);
+      const { ms, result } = await ours(store, db, per);
+      const label = per === 1 ? 'one record per request' : `batches of ${per}`;
+      process.stdout.write(
+        `${kind}, ${label} (${result.requests} requests): push job ${rate(ms)} records/s; ` +
+          `bare fetch ${rate(fetchMs)}/s (job = ${(fetchMs / ms).toFixed(2)} x); ` +
+          `bare node:http ${rate(httpMs)}/s (job = ${(httpMs / ms).toFixed(2)} x)\n`,
+      );
+    }
+  } finally {
+    await store.close();
+    await cleanup();
+  }
+}
+
+const receiver = await startReceiverProcess();
+try {
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    if (args.only && args.only !== kind) continue;
+    await benchStore(kind, receiver.url);
+  }
+} finally {
+  receiver.stop();
+}
