@@ -36,6 +36,23 @@ describe('CDR push leadership on sqlite (lease)', () => {
     expect(await a.acquire()).toBe(true);
   });
 
+  test('only the lease holder can move the cursor', async () => {
+    const clock = manualClock();
+    await store.db.updateTable('cdr_push_state').set({ acked_db_id: 0 }).execute();
+    const a = createDeliveryLeadership(store, clock, { leaseTtlMs: 1000 });
+    const b = createDeliveryLeadership(store, clock, { leaseTtlMs: 1000 });
+    expect(await a.acquire()).toBe(true);
+    expect(await b.advance({ generation: 0, from: 0 }, 5, clock.now())).toBe(false);
+    expect(await a.advance({ generation: 0, from: 0 }, 5, clock.now())).toBe(true);
+    clock.advance(1001);
+    expect(await b.acquire()).toBe(true);
+    expect(await a.advance({ generation: 0, from: 5 }, 9, clock.now())).toBe(false);
+    expect(
+      (await store.db.selectFrom('cdr_push_state').select('acked_db_id').executeTakeFirstOrThrow())
+        .acked_db_id,
+    ).toBe(5);
+  });
+
   test('a lease whose owner process on this host is gone is taken over at once', async () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     const clock = manualClock();
@@ -95,6 +112,23 @@ describe.runIf(available('postgres'))('CDR push leadership on postgres (advisory
     expect(await b.acquire()).toBe(false);
     await a.release();
     await b.release();
+  });
+
+  test('only the lock holder can move the cursor', async () => {
+    const [s1, s2] = stores as [Store, Store];
+    await s1.db.updateTable('cdr_push_state').set({ acked_db_id: 0 }).execute();
+    const a = createDeliveryLeadership(s1, manualClock(), { databaseUrl: tdb.url });
+    const b = createDeliveryLeadership(s2, manualClock(), { databaseUrl: tdb.url });
+    expect(await a.acquire()).toBe(true);
+    expect(await b.acquire()).toBe(false);
+    expect(await b.advance({ generation: 0, from: 0 }, 5, 1)).toBe(false);
+    expect(await a.advance({ generation: 0, from: 0 }, 5, 1)).toBe(true);
+    // Committed and visible to other sessions at once.
+    expect(
+      (await s2.db.selectFrom('cdr_push_state').select('acked_db_id').executeTakeFirstOrThrow()).acked_db_id,
+    ).toBe(5);
+    await a.release();
+    expect(await a.advance({ generation: 0, from: 5 }, 6, 1)).toBe(false);
   });
 
   test('a released lock is gone from the server at once', async () => {
