@@ -64,8 +64,11 @@ class AdvisoryLockLeadership implements DeliveryLeadership {
     const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
     // A dropped connection takes its session lock with it; the next acquire() notices.
     client.on('error', () => {
-      if (this.client === client) this.client = null;
-      this.holding = false;
+      if (this.client === client) {
+        this.client = null;
+        this.holding = false;
+      }
+      client.end().catch(() => {});
     });
     await client.connect();
     // Cursor updates on this session skip the WAL flush wait (see advance()).
