@@ -1,7 +1,7 @@
 // A simulated modem in a process of its own, served on a pty, so a server using it can be killed
 // and restarted while the SIM keeps its messages. Run: node bin/run-ts.js sim-host.ts --slots 10
 // --seed 7 [--flaky-delete 0.1]. Prints {"event":"ready","path":...}; then takes JSON commands on stdin, one a line
-// ({"id":1,"cmd":"deliver","from":"+1555...","text":"..."} | "state" | "faults"), and answers
+// ({"id":1,"cmd":"deliver","from":"+1555...","text":"..."} | "state" | "sent" | "plan" | "faults"), and answers
 // {"id":1,"result":...} on stdout. +CMGL lists the slots in a seeded random order, so the
 // collector meets the parts of a message out of order.
 import { createInterface } from 'node:readline';
@@ -41,9 +41,27 @@ const defaultDelete = DEFAULT_BEHAVIOURS['+CMGD'] as SimBehaviour;
 const flakyDeleteBehaviour: SimBehaviour = (command, ctx) =>
   command.op === 'set' && random() < flakyDelete ? ctx.cmsError(500) : defaultDelete(command, ctx);
 
+// A send plan lets the next `pass` submits through, then refuses `fail` with +CMS ERROR 331.
+const plan = { pass: 0, fail: 0 };
+const defaultSend = DEFAULT_BEHAVIOURS['+CMGS'] as SimBehaviour;
+const plannedSend: SimBehaviour = (command, ctx) => {
+  const reply = defaultSend(command, ctx);
+  if (!('prompt' in reply)) return reply;
+  return {
+    prompt: (payload) => {
+      if (plan.pass > 0) plan.pass--;
+      else if (plan.fail > 0) {
+        plan.fail--;
+        return ctx.cmsError(331);
+      }
+      return reply.prompt(payload);
+    },
+  };
+};
+
 const sim = createSimulatedModem({
   slots: arg('slots', 10),
-  behaviours: { '+CMGL': shuffledList, '+CMGD': flakyDeleteBehaviour },
+  behaviours: { '+CMGL': shuffledList, '+CMGD': flakyDeleteBehaviour, '+CMGS': plannedSend },
 });
 const link = await servePty(sim);
 const say = (value: object) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -52,7 +70,9 @@ say({ event: 'ready', path: link.path });
 type Command =
   | { id: number; cmd: 'deliver'; from: string; text: string }
   | { id: number; cmd: 'state' }
-  | { id: number; cmd: 'faults'; faults: Partial<SimFaults> };
+  | { id: number; cmd: 'sent' }
+  | { id: number; cmd: 'plan'; pass: number; fail: number }
+  | { id: number; cmd: 'faults'; faults: { [K in keyof SimFaults]?: SimFaults[K] | null } };
 
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() === '') continue;
@@ -60,8 +80,15 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (c.cmd === 'deliver') say({ id: c.id, result: sim.deliver(c.from, c.text) });
   else if (c.cmd === 'state')
     say({ id: c.id, result: { stored: sim.stored().length, held: sim.heldAtNetwork } });
-  else if (c.cmd === 'faults') {
-    sim.setFaults(c.faults);
+  else if (c.cmd === 'sent')
+    say({ id: c.id, result: sim.sent.map((m) => ({ to: m.to, text: m.text, concat: m.concat })) });
+  else if (c.cmd === 'plan') {
+    plan.pass = c.pass;
+    plan.fail = c.fail;
+    say({ id: c.id, result: plan });
+  } else if (c.cmd === 'faults') {
+    // JSON has no undefined: null clears a switch such as sendError.
+    sim.setFaults(Object.fromEntries(Object.entries(c.faults).map(([k, v]) => [k, v ?? undefined])));
     say({ id: c.id, result: sim.faults });
   }
 }

@@ -12,6 +12,12 @@ export interface SimProcess {
   deliver(from: string, text: string): Promise<number[]>;
   state(): Promise<{ stored: number; held: number }>;
   faults(faults: Partial<SimFaults>): Promise<void>;
+  /** Lets the next `pass` submits through, then refuses `fail` of them with +CMS ERROR 331. */
+  plan(pass: number, fail: number): Promise<void>;
+  /** Every part the simulated network accepted, in order. */
+  sent(): Promise<
+    { to: string; text: string; concat: { reference: number; total: number; sequence: number } | undefined }[]
+  >;
   stop(): Promise<void>;
 }
 
@@ -58,8 +64,16 @@ export async function startSimProcess(slots: number, seed: number, flakyDelete =
     path: await path,
     deliver: (from, text) => call<number[]>({ cmd: 'deliver', from, text }),
     state: () => call<{ stored: number; held: number }>({ cmd: 'state' }),
+    sent: () => call({ cmd: 'sent' }),
+    plan: async (pass, fail) => {
+      await call({ cmd: 'plan', pass, fail });
+    },
     faults: async (faults) => {
-      await call({ cmd: 'faults', faults });
+      // undefined (clear the switch) travels as null.
+      await call({
+        cmd: 'faults',
+        faults: Object.fromEntries(Object.entries(faults).map(([k, v]) => [k, v ?? null])),
+      });
     },
     stop: async () => {
       if (proc.exitCode !== null) return;
