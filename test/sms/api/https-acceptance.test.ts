@@ -128,6 +128,9 @@ describe.each(storeKinds())('the SMS API over HTTPS with --modem sim-pty on %s',
     expect((await post('/api/sms/get-one', { type: 'received', id: received[0].id })).status).toBe(404);
     expect((await post('/api/sms/delete-one', { type: 'received', id: received[0].id })).status).toBe(404);
 
+    // A wrong password is refused and, like the right one, never reaches the log.
+    const wrong = await smsPost(srv.url, '/api/sms/get-all', { auth: `${auth}-wrong`, type: 'sent' });
+    expect(wrong.status).toBe(401);
     expect(await srv.stop('SIGTERM')).toBe(0);
     expect(srv.output()).not.toContain(auth);
     srv = await serve();

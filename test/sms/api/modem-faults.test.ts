@@ -101,4 +101,20 @@ describe.each(storeKinds())('modem faults on %s', (kind) => {
     }
     expect(s.simulator?.sent.map((m) => m.text).sort()).toEqual(['are you there', 'second']);
   }, 60_000);
+
+  test('deleting a queued message cancels it: nothing is sent when the modem recovers', async () => {
+    const s = await start();
+    s.simulator?.setFaults({ sendError: 500 });
+    const queued = (
+      await smsPost(s.url, '/api/sms/send-one', { auth, to: '+15551230005', message: 'never mind' })
+    ).json().data;
+    expect(queued.status).toBe('queued');
+    const deleted = await smsPost(s.url, '/api/sms/delete-one', { auth, type: 'sent', id: queued.id });
+    expect(deleted.json().data.id).toBe(queued.id);
+    s.simulator?.setFaults({ sendError: undefined });
+    // Retries run every 300-1000 ms here: give them time to (wrongly) send it.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(s.simulator?.sent).toEqual([]);
+    expect((await smsPost(s.url, '/api/sms/get-all', { auth, type: 'sent' })).json().data).toEqual([]);
+  });
 });
