@@ -117,6 +117,7 @@ async function runReceive(flags: ReceiveFlags): Promise<void> {
     out: flags.out,
     failRate,
     random: flags.seed === undefined ? undefined : seededRandom(Number(flags.seed)),
+    keep: false,
     onRequest: (r) => {
       if (flags.quiet && r.status === 200) return;
       const ids = r.records.map((x) => x.db_id);

@@ -24,6 +24,8 @@ export interface ReceiverOptions {
   random?: (() => number) | undefined;
   /** Called once per request with its outcome (the CLI prints it). */
   onRequest?: ((r: ReceivedRequest) => void) | undefined;
+  /** Keep every request and record in `requests` / `records` (default true; the CLI turns it off). */
+  keep?: boolean | undefined;
   /** Awaited after an accepted request's records are stored and before it is answered. */
   beforeAnswer?: ((r: ReceivedRequest) => Promise<void>) | undefined;
 }
@@ -45,13 +47,16 @@ export interface ReceivedRequest {
   repeat: boolean;
 }
 
+/** How many recent Idempotency-Keys a receiver remembers for marking repeats. */
+export const SEEN_KEYS_KEPT = 100_000;
+
 /** A running receiver. */
 export interface CdrReceiver {
   readonly url: string;
   readonly port: number;
-  /** Every request, in arrival order. */
+  /** Every request, in arrival order (empty with keep: false). */
   readonly requests: ReceivedRequest[];
-  /** Records of accepted requests, in arrival order. */
+  /** Records of accepted requests, in arrival order (empty with keep: false). */
   readonly records: Record<string, unknown>[];
   close(): Promise<void>;
 }
@@ -107,7 +112,13 @@ export async function startCdrReceiver(o: ReceiverOptions = {}): Promise<CdrRece
     throw new RangeError(`failRate: must be between 0 and 1, not ${failRate}`);
   const requests: ReceivedRequest[] = [];
   const records: Record<string, unknown>[] = [];
+  const keep = o.keep ?? true;
+  // Idempotency-Keys seen, for marking repeats; bounded so a long-running receiver stays small.
   const seenKeys = new Set<string>();
+  const remember = (key: string) => {
+    seenKeys.add(key);
+    if (seenKeys.size > SEEN_KEYS_KEPT) seenKeys.delete(seenKeys.values().next().value as string);
+  };
   let out: WriteStream | null = null;
   if (o.out !== undefined) {
     const stream = createWriteStream(o.out, { flags: 'a' });
@@ -146,7 +157,7 @@ export async function startCdrReceiver(o: ReceiverOptions = {}): Promise<CdrRece
     const answer = (status: number, reason: string, extraHeaders: Record<string, string> = {}) => {
       r.status = status;
       r.reason = reason;
-      requests.push(r);
+      if (keep) requests.push(r);
       o.onRequest?.(r);
       const body = status === 200 ? { status: 'ok', records: r.records.length } : { error: reason };
       res.writeHead(status, { 'content-type': 'application/json', ...extraHeaders });
@@ -170,8 +181,8 @@ export async function startCdrReceiver(o: ReceiverOptions = {}): Promise<CdrRece
     r.batch = parsed.batch;
     r.records = parsed.records;
     r.repeat = r.idempotencyKey !== '' && seenKeys.has(r.idempotencyKey);
-    if (r.idempotencyKey !== '') seenKeys.add(r.idempotencyKey);
-    for (const rec of parsed.records) records.push(rec);
+    if (r.idempotencyKey !== '') remember(r.idempotencyKey);
+    if (keep) for (const rec of parsed.records) records.push(rec);
     try {
       await append(parsed.records.map((rec) => `${JSON.stringify(rec)}\n`).join(''));
     } catch (err) {
@@ -179,7 +190,7 @@ export async function startCdrReceiver(o: ReceiverOptions = {}): Promise<CdrRece
     }
     if (o.beforeAnswer) await o.beforeAnswer(r);
     if (!res.destroyed) answer(200, '');
-    else requests.push(r);
+    else if (keep) requests.push(r);
   }
 
   await new Promise<void>((resolve, reject) => {
