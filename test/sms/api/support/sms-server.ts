@@ -46,6 +46,7 @@ export async function startSmsServer(
       commandTimeoutMs: 1500,
       promptTimeoutMs: 1500,
       sendTimeoutMs: 3000,
+      listTimeoutMs: 3000,
       reopenDelayMs: 200,
       reopenDelayMaxMs: 1000,
     },
