@@ -52,10 +52,8 @@ export class HttpSender {
         clearTimeout(timer);
         resolve({ result: { ...result, latencyMs: performance.now() - started }, retryable });
       };
-      let url: URL;
-      try {
-        url = new URL(req.url);
-      } catch {
+      const url = this.parse(req.url);
+      if (!url) {
         finish({ ok: false, status: null, error: `bad URL ${req.url}`, body: '' });
         return;
       }
@@ -102,6 +100,19 @@ export class HttpSender {
       });
       request.end(body);
     });
+  }
+
+  // Every request of a run goes to the same URL: parse it once.
+  private parsed: { text: string; url: URL } | null = null;
+
+  private parse(text: string): URL | null {
+    if (this.parsed?.text === text) return this.parsed.url;
+    try {
+      this.parsed = { text, url: new URL(text) };
+      return this.parsed.url;
+    } catch {
+      return null;
+    }
   }
 
   /** Closes idle connections. */
