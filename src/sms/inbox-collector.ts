@@ -1,4 +1,5 @@
-// The inbox collector: empties the modem's message storage into the store. It runs on start, on
+// The inbox collector: empties the modem's message storage into the store (and stores +CMT
+// messages, which never reach the storage, as they come). It runs on start, on
 // every +CMTI / +CDSI, whenever the modem comes back, and on a periodic poll (for modems that drop
 // notifications). Each PDU is stored first and deleted from the modem only after its transaction
 // committed, so a crash at any moment loses nothing; a PDU stored but not yet deleted is
@@ -7,7 +8,7 @@
 //   modem storage ──AT+CMGL──▶ storeTakenPdu (commit) ──▶ AT+CMGD ──▶ (repeat while slots refill)
 import type { Store } from '../store/index.js';
 import { applyStatusReport } from './delivery-reports.js';
-import { flushExpiredParts, pruneSeen, storeTakenPdu } from './inbox-store.js';
+import { flushExpiredParts, pruneSeen, storeTakenPdu, type TakenPdu } from './inbox-store.js';
 import type { Modem, Scheduler, Timer } from './modem/index.js';
 import { decodePdu, PduError } from './pdu/index.js';
 import type { SmsLog } from './sms-log.js';
@@ -39,6 +40,9 @@ export class InboxCollector {
   private readonly reportListener = (report: { pdu: string }) => {
     void this.applyDirectReport(report.pdu);
   };
+  private readonly directListener = (message: { pdu: string }) => {
+    void this.storeDirect(message.pdu);
+  };
 
   constructor(private readonly p: InboxCollectorParams) {}
 
@@ -50,6 +54,7 @@ export class InboxCollector {
     m.on('sms-stored', this.kickListener);
     m.on('status-report-stored', this.kickListener);
     m.on('status-report', this.reportListener);
+    m.on('sms-direct', this.directListener);
     this.kick();
   }
 
@@ -61,6 +66,7 @@ export class InboxCollector {
     m.off('sms-stored', this.kickListener);
     m.off('status-report-stored', this.kickListener);
     m.off('status-report', this.reportListener);
+    m.off('sms-direct', this.directListener);
     if (this.timer) this.p.scheduler.clearTimer(this.timer);
     await this.running;
   }
@@ -123,6 +129,22 @@ export class InboxCollector {
       await pruneSeen(store, now, SEEN_KEEP_MS);
     } catch (err) {
       log.error({ err }, 'sms inbox: cannot flush expired parts');
+    }
+  }
+
+  /** A +CMT message (routed to us, not stored on the modem): stored at once, like a listed one. */
+  private async storeDirect(pdu: string): Promise<void> {
+    let taken: TakenPdu;
+    try {
+      taken = { pdu, decoded: decodePdu(pdu), decodeError: undefined };
+    } catch (err) {
+      if (!(err instanceof PduError)) throw err;
+      taken = { pdu, decoded: undefined, decodeError: err };
+    }
+    try {
+      await storeTakenPdu(this.p.store, taken, this.p.scheduler.now(), this.p.partTimeoutMs);
+    } catch (err) {
+      this.p.log.error({ err }, 'sms: cannot store a +CMT message');
     }
   }
 

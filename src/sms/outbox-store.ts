@@ -1,15 +1,16 @@
 // The outbox's persisted state, on the sent message's row: status, parts the modem accepted so far,
-// attempts and the time of the next one. A restart picks up every queued or half-sent message.
+// attempts and the time of the next one. A restart picks up every queued or half-sent message; a
+// message is claimed (queued -> sending) atomically, so two instances never send the same one.
 import type { Store } from '../store/index.js';
 import type { SmsMessageRow } from './message.js';
 
-/** Sent messages due for an attempt (queued, or left `sending` by a crash), oldest first. */
+/** Sent messages due for an attempt, oldest first. */
 export function dueOutgoing(store: Store, nowMs: number, limit: number): Promise<SmsMessageRow[]> {
   return store.db
     .selectFrom('sms_message')
     .selectAll()
     .where('type', '=', 'sent')
-    .where('status', 'in', ['queued', 'sending'])
+    .where('status', '=', 'queued')
     .where('next_attempt_ms', '<=', nowMs)
     .orderBy('id')
     .limit(limit)
@@ -22,20 +23,30 @@ export async function nextDueMs(store: Store): Promise<number | undefined> {
     .selectFrom('sms_message')
     .select((eb) => eb.fn.min('next_attempt_ms').as('next'))
     .where('type', '=', 'sent')
-    .where('status', 'in', ['queued', 'sending'])
+    .where('status', '=', 'queued')
     .executeTakeFirst();
   return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
 }
 
-/** Marks a message as on the wire; false when it was deleted or settled meanwhile. */
+/** Marks a queued message as on the wire; false when it was deleted, settled or taken by another instance. */
 export async function claimForSending(store: Store, id: number): Promise<boolean> {
   const r = await store.db
     .updateTable('sms_message')
     .set({ status: 'sending' })
     .where('id', '=', id)
-    .where('status', 'in', ['queued', 'sending'])
+    .where('status', '=', 'queued')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+/** Puts messages left `sending` by a crash back in the queue, due now (on start). */
+export async function requeueInterrupted(store: Store, nowMs: number): Promise<void> {
+  await store.db
+    .updateTable('sms_message')
+    .set({ status: 'queued', next_attempt_ms: nowMs })
+    .where('type', '=', 'sent')
+    .where('status', '=', 'sending')
+    .execute();
 }
 
 /** Records that the modem accepted part `sequence` (1-based) with reference mr; false when the message is gone. */

@@ -16,6 +16,7 @@ import {
   markSent,
   nextDueMs,
   recordPartSent,
+  requeueInterrupted,
 } from './outbox-store.js';
 import { encodeSubmit } from './pdu/index.js';
 import { isTransient, type RetryPolicy, retryDelayMs } from './send-policy.js';
@@ -52,8 +53,9 @@ export class Outbox {
     this.attempts.setMaxListeners(0);
   }
 
-  /** Starts sending (now and whenever the modem becomes ready). */
-  start(): void {
+  /** Requeues what a crash left on the wire, then sends (now and whenever the modem becomes ready). */
+  async start(): Promise<void> {
+    await requeueInterrupted(this.p.store, this.p.scheduler.now());
     this.stopped = false;
     this.p.modem.on('ready', this.onReady);
     this.kick();

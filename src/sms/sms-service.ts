@@ -108,7 +108,7 @@ export class SmsService implements SmsGateway {
       log,
     });
     this.collector.start();
-    this.outbox.start();
+    await this.outbox.start();
     this.startLoop = this.keepStarting();
     await Promise.race([this.startLoop, new Promise((r) => setTimeout(r, FIRST_START_WAIT_MS).unref())]);
     return { name: 'sms', stop: () => this.stop() };

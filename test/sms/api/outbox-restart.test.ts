@@ -83,4 +83,30 @@ describe.each(storeKinds())('the outbox across restarts on %s', (kind) => {
     expect(new Set(parts.map((p) => p.concat?.reference)).size).toBe(1);
     expect(parts.map((p) => p.text).join('')).toBe(text);
   }, 60_000);
+
+  test('a message on the wire when the server is killed is sent by the next server', async () => {
+    srv ??= await serve();
+    const before = (await sim.sent()).length;
+    await sim.faults({ noAnswer: true });
+    const res = await smsPost(srv.url, '/api/sms/send-one', {
+      auth,
+      to: '+15550007777',
+      message: 'in flight',
+    });
+    const queued = res.json().data;
+    expect(queued.status).toBe('queued');
+    const listed = (await smsPost(srv.url, '/api/sms/get-one', { auth, type: 'sent', id: queued.id })).json()
+      .data;
+    expect(listed.status).toBe('sending');
+    await srv.stop('SIGKILL');
+    srv = undefined;
+    await sim.faults({ noAnswer: false });
+    srv = await serve();
+    const url = srv.url;
+    await eventually('the interrupted message to be sent', async () => {
+      const m = (await smsPost(url, '/api/sms/get-one', { auth, type: 'sent', id: queued.id })).json().data;
+      return m.status === 'sent' || m.status === 'delivered' ? m : undefined;
+    });
+    expect((await sim.sent()).slice(before).map((m) => m.text)).toEqual(['in flight']);
+  }, 60_000);
 });
