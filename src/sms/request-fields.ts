@@ -96,3 +96,16 @@ function describe(value: unknown): string {
     return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
   return String(value);
 }
+
+/** `from` of a simulated delivery: a phone number or an alphanumeric sender of up to 11 characters. */
+export function parseSender(value: unknown): string {
+  if (typeof value === 'string' && /^[A-Za-z][A-Za-z0-9 ]{0,10}$/.test(value)) return value;
+  try {
+    return parseTo(value);
+  } catch {
+    throw new SmsError(
+      'bad_request',
+      'from: expected a phone number or an alphanumeric sender of up to 11 characters',
+    );
+  }
+}

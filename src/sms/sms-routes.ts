@@ -1,61 +1,25 @@
 // The SMS API (DESIGN.md section 7): POST /api/sms/get-all | get-one | delete-one | send-one, and
 // with a simulated modem POST /api/modem-sim/incoming. JSON bodies carry `auth`, the admin
 // password; an encapsulated plugin with the SMS envelope for every answer, errors included.
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { checkAdminPassword } from '../auth/index.js';
 import type { AppDeps } from '../server/deps.js';
 import { DateFormatter, type SmsMessageRow, toWireMessage } from './message.js';
 import { deleteMessage, getMessage, listMessages } from './message-store.js';
-import { bodyObject, parseId, parseText, parseTo, parseType } from './request-fields.js';
+import { bodyObject, parseId, parseSender, parseText, parseTo, parseType } from './request-fields.js';
+import { createSmsAuth } from './sms-auth.js';
 import { SmsError } from './sms-error.js';
 import { installSmsErrorHandler, sendSmsData, sendSmsError } from './sms-reply.js';
 import type { SmsGateway } from './sms-service.js';
 
 /** Largest body the SMS routes read (the longest message is far smaller). */
 export const SMS_BODY_LIMIT = 64 * 1024;
-// A verified password is remembered (as a salted hash) this long, so a burst of calls does not pay
-// for scrypt each time; a changed password takes effect within it.
-const AUTH_CACHE_MS = 30_000;
-const SALT = createHash('sha256')
-  .update(String(Math.random()) + process.pid + Date.now())
-  .digest();
 
 /** The SMS routes as a plugin; without a gateway (no modem configured) send-one answers 503. */
 export function smsRoutes(deps: AppDeps, sms: SmsGateway | undefined): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
     installSmsErrorHandler(app);
     const dates = new DateFormatter(deps.timeZone);
-    let verified: { key: string; untilMs: number } | undefined;
-
-    /** Checks `auth`; a client that keeps failing is blocked for a while (429). */
-    async function authenticate(request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>) {
-      const client = `sms:${request.ip}`;
-      const wait = await deps.failures.blockedFor(client);
-      if (wait > 0) {
-        reply.header('Retry-After', String(wait));
-        throw new SmsError('too_many_attempts', `too many failed authentications; try again in ${wait} s`);
-      }
-      const auth = body.auth;
-      if (typeof auth !== 'string' || auth === '') {
-        await deps.failures.fail(client);
-        throw new SmsError(
-          'unauthorized',
-          auth === undefined
-            ? 'auth: missing; give the admin password'
-            : 'auth: must be the admin password, a non-empty string',
-        );
-      }
-      const key = createHash('sha256').update(SALT).update(auth).digest('hex');
-      const now = deps.clock.now();
-      if (verified && verified.key === key && verified.untilMs > now) return;
-      if (!(await checkAdminPassword(deps.store, auth))) {
-        await deps.failures.fail(client);
-        throw new SmsError('unauthorized', 'auth: wrong password');
-      }
-      verified = { key, untilMs: now + AUTH_CACHE_MS };
-      await deps.failures.succeed(client);
-    }
+    const authenticate = createSmsAuth(deps);
 
     const route = (
       path: string,
@@ -140,19 +104,6 @@ function checkJson(request: FastifyRequest): void {
     throw new SmsError(
       'unsupported_media_type',
       `Content-Type: expected application/json, got ${type ? JSON.stringify(type.slice(0, 60)) : 'none'}`,
-    );
-  }
-}
-
-/** `from` of a simulated delivery: a phone number or an alphanumeric sender of up to 11 characters. */
-function parseSender(value: unknown): string {
-  if (typeof value === 'string' && /^[A-Za-z][A-Za-z0-9 ]{0,10}$/.test(value)) return value;
-  try {
-    return parseTo(value);
-  } catch {
-    throw new SmsError(
-      'bad_request',
-      'from: expected a phone number or an alphanumeric sender of up to 11 characters',
     );
   }
 }
