@@ -1,19 +1,23 @@
 // The deduplication key of an imported CDR: Asterisk's own triple when the source has all three
-// columns, else a hash of the whole row, so that importing a file twice adds nothing.
+// columns, else a hash of the whole row, so that importing a file twice adds nothing. Both forms
+// begin with the call's time, so new keys land at the end of the store's unique index instead of at
+// random places in it (a random SHA-256 first made 1M-row SQLite inserts 4x slower).
 import { createHash } from 'node:crypto';
 
 /**
  * `uniqueid|linkedid|sequence` when all three are present (sequence is unique per record within a
- * linkedid). Without sequence, uniqueid repeats across the records of one channel (a forward or a
- * transfer writes two), so the key is then `sha256:` + the SHA-256 of the row's fields as read
- * (after CSV unquoting and decoding; times as written), joined by U+001F.
+ * linkedid; uniqueid starts with the channel's creation epoch). Without sequence, uniqueid repeats
+ * across the records of one channel (a forward or a transfer writes two), so the key is then
+ * `<start, 10-digit unix seconds>:sha256:<hex>`, the SHA-256 of the row's fields as read (after CSV
+ * unquoting and decoding; times as written) joined by U+001F.
  */
 export function cdrIdentity(
-  row: { uniqueid: string; linkedid: string; sequence: number | null },
+  row: { uniqueid: string; linkedid: string; sequence: number | null; start: number },
   fields: readonly string[],
 ): string {
   if (row.uniqueid !== '' && row.linkedid !== '' && row.sequence !== null) {
     return `${row.uniqueid}|${row.linkedid}|${row.sequence}`;
   }
-  return `sha256:${createHash('sha256').update(fields.join('\u001f')).digest('hex')}`;
+  const hash = createHash('sha256').update(fields.join('\u001f')).digest('hex');
+  return `${String(Math.max(0, Math.floor(row.start))).padStart(10, '0')}:sha256:${hash}`;
 }

@@ -42,7 +42,7 @@ describe('spool entries', () => {
 
   test('fall back to JSON for text holding a separator or a CR, and still read back exactly', () => {
     const entry: SpoolEntry = {
-      identity: 'sha256:ab',
+      identity: '1795322886:sha256:ab',
       target: '',
       row: { ...row, clid: '"A\u001fB\r" <1>', userfield: 'x\u001e' },
     };
