@@ -117,9 +117,13 @@ export class SmsService implements SmsGateway {
   /** Stops the collector, the outbox and the modem. */
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.collector?.stop();
-    await this.outbox?.stop();
+    // Stop taking new work, then stop the modem so a command on the wire ends now (a send in
+    // flight goes back to the queue) instead of at its timeout.
+    const collector = this.collector?.stop();
+    const outbox = this.outbox?.stop();
     await this.opened?.modem.stop();
+    await collector;
+    await outbox;
     await this.startLoop;
     await this.opened?.close();
   }
