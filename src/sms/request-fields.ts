@@ -40,7 +40,8 @@ export function parseId(value: unknown): number | null {
     throw new SmsError('bad_request', `id: ${describe(value)} is not a message id (a string or an integer)`);
   }
   if (value === '') throw new SmsError('bad_request', 'id: empty');
-  return /^[0-9]{1,15}$/.test(value) ? Number(value) : null;
+  // Ids are shown without leading zeros; "007" is no id of ours.
+  return /^(?:0|[1-9][0-9]{0,14})$/.test(value) ? Number(value) : null;
 }
 
 /** `to`: a phone number, optionally international (+), with spaces, dashes, dots and brackets ignored. */

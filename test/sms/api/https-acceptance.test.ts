@@ -120,6 +120,7 @@ describe.each(storeKinds())('the SMS API over HTTPS with --modem sim-pty on %s',
     expect(one.json()).toEqual({ status: 'success', data: received[0] });
     const byInt = await post('/api/sms/get-one', { type: 'sent', id: Number(emojiMsg.id) });
     expect(byInt.json().data.message).toBe(EMOJI_TEXT);
+    expect((await post('/api/sms/get-one', { type: 'received', id: `0${received[0].id}` })).status).toBe(404);
     // Ids of one collection are not found in the other.
     expect((await post('/api/sms/get-one', { type: 'sent', id: received[0].id })).status).toBe(404);
 
