@@ -210,9 +210,11 @@ async function benchStore(kind: 'sqlite' | 'postgres', receiverUrl: string): Pro
       const httpMs = await httpBaseline(receiverUrl, list);
       const { ms, result } = await ours(store, db, per);
       const label = per === 1 ? 'one record per request' : `batches of ${per}`;
+      const target = per === 1 ? 3000 : 50_000;
+      const met = rate(ms) >= target ? 'met' : 'NOT met';
       process.stdout.write(
-        `${kind}, ${label} (${result.requests} requests): push job ${rate(ms)} records/s; ` +
-          `bare fetch ${rate(fetchMs)}/s (job = ${(fetchMs / ms).toFixed(2)} x); ` +
+        `${kind}, ${label} (${result.requests} requests): push job ${rate(ms)} records/s ` +
+          `(target ${target}: ${met}); bare fetch ${rate(fetchMs)}/s (job = ${(fetchMs / ms).toFixed(2)} x); ` +
           `bare node:http ${rate(httpMs)}/s (job = ${(httpMs / ms).toFixed(2)} x)\n`,
       );
     }
