@@ -1,6 +1,6 @@
 // Starts the real app with a real SMS service on the simulated modem (in memory), over real TLS on
 // a loopback port, against a fresh test database; the simulator stays reachable for fault switches.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureAdmin, type FailureLimits } from '../../../../src/auth/index.js';
@@ -34,7 +34,8 @@ export async function startSmsServer(
   kind: 'sqlite' | 'postgres',
   options: { sms?: Partial<SmsOptions>; failureLimits?: FailureLimits; modem?: string } = {},
 ): Promise<SmsTestServer> {
-  const tls = await loadTls(mkdtempSync(join(tmpdir(), 'bg-sms-tls-')));
+  const tlsDir = mkdtempSync(join(tmpdir(), 'bg-sms-tls-'));
+  const tls = await loadTls(tlsDir);
   const tdb = await createTestDatabase(kind);
   const store = await openStore({ db: tdb.url });
   await ensureAdmin(store, ADMIN_PASSWORD);
@@ -73,6 +74,7 @@ export async function startSmsServer(
       await started.stop();
       await store.close();
       await tdb.drop();
+      rmSync(tlsDir, { recursive: true, force: true });
     },
   };
 }
