@@ -18,17 +18,28 @@ const LINES = Number(process.argv[2] ?? 1_000_000);
 const CAPTURE = new URL('../../shared/corpora/cdr/asterisk-22/Master.csv', import.meta.url);
 const TARGET = 50_000;
 
-/** The capture's 28 rows repeated; copy k moves every uniqueid's epoch by k so each copy is new. */
+/**
+ * The capture's 28 rows repeated as one call after another: copy k moves every time and every
+ * uniqueid's epoch by k * 62 s (the capture spans 62 s), so times increase through the file as in
+ * a real Master.csv and each copy is new.
+ */
 function generate(path: string): void {
   const rows = readFileSync(CAPTURE, 'utf8').trim().split('\n');
+  const shift = (time: string, by: number): string =>
+    new Date(Date.parse(`${time.replace(' ', 'T')}Z`) + by * 1000)
+      .toISOString()
+      .slice(0, 19)
+      .replace('T', ' ');
   const out: string[] = [];
   for (let i = 0; i < LINES; i++) {
-    const k = Math.floor(i / rows.length);
+    const by = Math.floor(i / rows.length) * 62;
     const row = rows[i % rows.length] as string;
     out.push(
-      row.replace(/"(\d{10})\.(\d+)","([^"]*)"$/, (_m, epoch: string, n: string, uf: string) => {
-        return `"${Number(epoch) + k}.${n}","${uf}"`;
-      }),
+      row
+        .replace(/"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)"/g, (_m, time: string) => `"${shift(time, by)}"`)
+        .replace(/"(\d{10})\.(\d+)","([^"]*)"$/, (_m, epoch: string, n: string, userfield: string) => {
+          return `"${Number(epoch) + by}.${n}","${userfield}"`;
+        }),
     );
   }
   writeFileSync(path, `${out.join('\n')}\n`);
@@ -77,7 +88,7 @@ function rawSqliteInsert(file: string, rows: number): void {
   const tx = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
       const hash = createHash('sha256').update(String(i)).digest('hex');
-      const identity = `${1795322858 + Math.floor(i / 28)}:sha256:${hash}`;
+      const identity = `${1795322858 + Math.floor(i / 28) * 62}:sha256:${hash}`;
       insert.run(identity, ...cols.map((_c, j) => (j % 3 === 0 ? i : `value-${j}-${i}`)));
     }
   });
