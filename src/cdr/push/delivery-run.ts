@@ -53,6 +53,8 @@ export interface RunContext {
 // leadership and the buffered log are refreshed once per chunk.
 const CHUNK = 500;
 const chunkRows = (batch: number) => Math.max(CHUNK, batch * 4);
+// Within a chunk, the right to deliver (the SQLite lease) is renewed at least this often.
+const LEADER_RECHECK_MS = 5_000;
 
 /** Sends the backlog once (see the top of this file). */
 export async function runDelivery(ctx: RunContext): Promise<RunResult> {
@@ -76,6 +78,7 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
   }
   let cursor = state.ackedDbId ?? 0;
   const generation = state.generation;
+  let leaderCheckedMs = clock.now();
   const advance = (to: number, atMs: number) =>
     leadership
       ? leadership.advance({ generation, from: cursor }, to, atMs)
@@ -86,6 +89,11 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
     if (rows.length === 0) return result;
     for (let i = 0; i < rows.length; i += batch) {
       if (ctx.shouldStop?.()) return { ...result, outcome: 'stopped' };
+      // A slow receiver can make a chunk outlast a lease: renew it on time as well.
+      if (leadership && clock.now() - leaderCheckedMs >= LEADER_RECHECK_MS) {
+        if (!(await leadership.acquire())) return { ...result, outcome: 'not_leader' };
+        leaderCheckedMs = clock.now();
+      }
       const group = rows.slice(i, i + batch);
       const wire = group.map((r) => toWireRecord(r, ctx.time));
       const first = group[0]?.db_id as number;
@@ -121,5 +129,6 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
     settings = await loadCdrPushSettings(store);
     if (!settings.enabled) return { ...result, outcome: 'disabled' };
     if (leadership && !(await leadership.acquire())) return { ...result, outcome: 'not_leader' };
+    leaderCheckedMs = clock.now();
   }
 }

@@ -3,7 +3,16 @@ import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { ADVISORY_LOCK_KEY, createDeliveryLeadership } from '../../../src/cdr/push/delivery-leadership.js';
+import {
+  HttpSender,
+  runDelivery,
+  saveCdrPushSettings,
+  startCdrReceiver,
+} from '../../../src/cdr/push/index.js';
+import { insertCdrRecords } from '../../../src/cdr/record-store.js';
+import { TimeFormatter } from '../../../src/cdr/wire-record.js';
 import { openStore, type Store } from '../../../src/store/index.js';
+import { fixtureRecords } from '../../support/cdr-fixtures.js';
 import { available, createTestDatabase, type TestDatabase } from '../../support/databases.js';
 import { manualClock, waitFor } from './support/push-support.js';
 
@@ -51,6 +60,31 @@ describe('CDR push leadership on sqlite (lease)', () => {
       (await store.db.selectFrom('cdr_push_state').select('acked_db_id').executeTakeFirstOrThrow())
         .acked_db_id,
     ).toBe(5);
+  });
+
+  test('a run renews its lease while a slow receiver stretches one chunk past the lease length', async () => {
+    const clock = manualClock();
+    const a = createDeliveryLeadership(store, clock, { leaseTtlMs: 30_000 });
+    const b = createDeliveryLeadership(store, clock, { leaseTtlMs: 30_000 });
+    let standbyWon = false;
+    const receiver = await startCdrReceiver({
+      beforeAnswer: async () => {
+        clock.advance(20_000); // each answer takes "20 s"
+        if (await b.acquire()) standbyWon = true;
+      },
+    });
+    const sender = new HttpSender();
+    try {
+      await saveCdrPushSettings(store, { enabled: true, url: receiver.url, send_history: true }, clock.now());
+      await insertCdrRecords(store, fixtureRecords(1, 6));
+      expect(await a.acquire()).toBe(true);
+      const result = await runDelivery({ store, sender, time: new TimeFormatter(), clock, leadership: a });
+      expect(result).toEqual({ outcome: 'drained', acknowledged: 6, requests: 6 });
+      expect(standbyWon).toBe(false);
+    } finally {
+      sender.close();
+      await receiver.close();
+    }
   });
 
   test('a lease whose owner process on this host is gone is taken over at once', async () => {
