@@ -9,28 +9,31 @@ export function groupKeyOf(row: { linkedid: string; uniqueid: string }): string 
 
 /** Collects group members, then answers each group's initial destination. */
 export class GroupIndex {
-  private readonly members = new Map<string, GroupMember[]>();
-  private resolved: Map<string, string> | null = null;
+  // One member as itself, more as an array: most groups have one record, and 1M files mean 1M groups.
+  private readonly members = new Map<string, GroupMember | GroupMember[]>();
+  private resolved = new Map<string, string>();
 
   /** Records one member of group `key` ('' for a record in no group). */
   add(key: string, member: GroupMember): void {
     if (key === '') return;
-    const list = this.members.get(key);
-    if (list) list.push(member);
-    else this.members.set(key, [member]);
+    const found = this.members.get(key);
+    if (found === undefined) this.members.set(key, member);
+    else if (Array.isArray(found)) found.push(member);
+    else this.members.set(key, [found, member]);
   }
 
-  /** Resolves every group; call once after the last add(). Frees the members. */
+  /** Resolves every group of more than one record; call once after the last add(). Frees the members. */
   resolve(): void {
     const out = new Map<string, string>();
-    for (const [key, list] of this.members) out.set(key, resolveInitialDestination(list));
+    for (const [key, found] of this.members) {
+      if (Array.isArray(found)) out.set(key, resolveInitialDestination(found));
+    }
     this.members.clear();
     this.resolved = out;
   }
 
-  /** The number first dialled in group `key`; for a record in no group, its own dst (else target). */
+  /** The number first dialled in group `key`; for a record alone in its group, its dst (else target). */
   initialDestination(key: string, dst: string, target: string): string {
-    const found = key === '' ? undefined : this.resolved?.get(key);
-    return found ?? (dst || target);
+    return this.resolved.get(key) ?? (dst || target);
   }
 }

@@ -37,69 +37,82 @@ const TEXT_FIELDS = [
   'recordingfile',
 ] as const satisfies ReadonlyArray<keyof SourceRow>;
 
-const optional = (n: number | null): string => (n === null ? '' : String(n));
-const readOptional = (s: string | undefined): number | null =>
-  s === undefined || s === '' ? null : Number(s);
+// No closures below: they run once per row, and the TypeScript loader wraps every closure it
+// creates in a naming helper.
+function optional(n: number | null): string {
+  return n === null ? '' : String(n);
+}
+
+function readOptional(s: string | undefined): number | null {
+  return s === undefined || s === '' ? null : Number(s);
+}
 
 /** One spool line (without its LF). */
 export function encodeSpoolEntry(entry: SpoolEntry): string {
   const { row } = entry;
-  const texts = TEXT_FIELDS.map((k) => row[k]);
-  if (
-    NEEDS_JSON.test(entry.identity) ||
-    NEEDS_JSON.test(entry.target) ||
-    texts.some((t) => NEEDS_JSON.test(t))
-  ) {
-    return RS + JSON.stringify(entry);
+  let texts = '';
+  let json = NEEDS_JSON.test(entry.identity) || NEEDS_JSON.test(entry.target);
+  for (const key of TEXT_FIELDS) {
+    const text = row[key];
+    if (NEEDS_JSON.test(text)) json = true;
+    texts += US + text;
   }
-  return [
-    entry.identity,
-    entry.target,
-    row.line,
-    row.start,
-    optional(row.answer),
-    row.end,
-    row.duration,
-    row.billsec,
-    optional(row.sequence),
-    ...texts,
-  ].join(US);
+  if (json) return RS + JSON.stringify(entry);
+  return (
+    entry.identity +
+    US +
+    entry.target +
+    US +
+    row.line +
+    US +
+    row.start +
+    US +
+    optional(row.answer) +
+    US +
+    row.end +
+    US +
+    row.duration +
+    US +
+    row.billsec +
+    US +
+    optional(row.sequence) +
+    texts
+  );
 }
 
 /** Reads back a line written by encodeSpoolEntry. */
 export function decodeSpoolEntry(text: string): SpoolEntry {
   if (text.startsWith(RS)) return JSON.parse(text.slice(1)) as SpoolEntry;
   const p = text.split(US);
-  const t = (i: number): string => p[i] as string;
   return {
-    identity: t(0),
-    target: t(1),
+    identity: p[0] as string,
+    target: p[1] as string,
     row: {
-      line: Number(t(2)),
-      start: Number(t(3)),
+      line: Number(p[2]),
+      start: Number(p[3]),
       answer: readOptional(p[4]),
-      end: Number(t(5)),
-      duration: Number(t(6)),
-      billsec: Number(t(7)),
+      end: Number(p[5]),
+      duration: Number(p[6]),
+      billsec: Number(p[7]),
       sequence: readOptional(p[8]),
-      accountcode: t(9),
-      src: t(10),
-      dst: t(11),
-      dcontext: t(12),
-      clid: t(13),
-      channel: t(14),
-      dstchannel: t(15),
-      lastapp: t(16),
-      lastdata: t(17),
-      disposition: t(18),
-      amaflags: t(19),
-      uniqueid: t(20),
-      userfield: t(21),
-      peeraccount: t(22),
-      linkedid: t(23),
-      initialDestination: t(24),
-      computedDestination: t(25),
-      recordingfile: t(26),
+      accountcode: p[9] as string,
+      src: p[10] as string,
+      dst: p[11] as string,
+      dcontext: p[12] as string,
+      clid: p[13] as string,
+      channel: p[14] as string,
+      dstchannel: p[15] as string,
+      lastapp: p[16] as string,
+      lastdata: p[17] as string,
+      disposition: p[18] as string,
+      amaflags: p[19] as string,
+      uniqueid: p[20] as string,
+      userfield: p[21] as string,
+      peeraccount: p[22] as string,
+      linkedid: p[23] as string,
+      initialDestination: p[24] as string,
+      computedDestination: p[25] as string,
+      recordingfile: p[26] as string,
     },
   };
 }
