@@ -212,6 +212,7 @@ async function benchStore(kind: 'sqlite' | 'postgres', receiverUrl: string): Pro
       const label = per === 1 ? 'one record per request' : `batches of ${per}`;
       const target = per === 1 ? 3000 : 50_000;
       const met = rate(ms) >= target ? 'met' : 'NOT met';
+      if (rate(ms) < target) process.exitCode = 1;
       process.stdout.write(
         `${kind}, ${label} (${result.requests} requests): push job ${rate(ms)} records/s ` +
           `(target ${target}: ${met}); bare fetch ${rate(fetchMs)}/s (job = ${(fetchMs / ms).toFixed(2)} x); ` +
