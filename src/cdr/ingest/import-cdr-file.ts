@@ -16,7 +16,7 @@ import { dialTarget, type GroupMember } from './destination.js';
 import { CdrImportError } from './errors.js';
 import { GroupIndex, groupKeyOf } from './group-index.js';
 import { cdrIdentity } from './identity.js';
-import { readLineBatches } from './line-reader.js';
+import { MAX_LINE_LENGTH, readLineBatches } from './line-reader.js';
 import { toNewCdrRecord } from './map-record.js';
 import { createRowReader, type RowResult, type SourceRow } from './source-row.js';
 import { decodeSpoolEntry, encodeSpoolEntry } from './spool.js';
@@ -96,6 +96,10 @@ export async function importCdrFile(
       progress.start(size, 'checking (bytes)');
       for await (const batch of readLineBatches(path)) {
         latin1 += batch.latin1Lines.length;
+        for (const line of batch.oversized) {
+          read++;
+          reportBad({ line, reason: `longer than ${MAX_LINE_LENGTH} characters` });
+        }
         const out: string[] = [];
         for (const csv of parseCsvLines(batch.firstLine, batch.lines)) {
           read++;
@@ -162,7 +166,7 @@ export async function importCdrFile(
     };
     progress.start(good, 'importing (records)');
     try {
-      for await (const batch of readLineBatches(spoolPath)) {
+      for await (const batch of readLineBatches(spoolPath, { maxLineLength: Number.POSITIVE_INFINITY })) {
         for (const text of batch.lines) {
           if (text === '') continue;
           const { identity, target, row } = decodeSpoolEntry(text);

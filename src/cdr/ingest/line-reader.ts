@@ -9,6 +9,8 @@ export interface LineBatch {
   lines: string[];
   /** Line numbers in this batch that were not valid UTF-8 and were decoded as Latin-1. */
   latin1Lines: number[];
+  /** Line numbers longer than the limit; their text in `lines` is ''. */
+  oversized: number[];
   /** Bytes of the file consumed so far, for progress. */
   bytesRead: number;
 }
@@ -28,9 +30,19 @@ export function decodeLine(bytes: Uint8Array): { text: string; latin1: boolean }
   }
 }
 
-function decodeBlock(block: Buffer, firstLine: number, bytesRead: number): LineBatch {
+/** Line length beyond which a line is reported instead of read (Asterisk's records are < 8 KiB). */
+export const MAX_LINE_LENGTH = 1 << 20;
+
+function decodeBlock(
+  block: Buffer,
+  firstLine: number,
+  bytesRead: number,
+  maxLine: number,
+  firstIsTail: boolean,
+): LineBatch {
   let lines: string[];
   const latin1Lines: number[] = [];
+  const oversized: number[] = [];
   try {
     lines = utf8.decode(block).split('\n');
   } catch {
@@ -48,30 +60,56 @@ function decodeBlock(block: Buffer, firstLine: number, bytesRead: number): LineB
   }
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    if (line.endsWith('\r')) lines[i] = line.slice(0, -1);
+    if ((i === 0 && firstIsTail) || line.length > maxLine) {
+      lines[i] = '';
+      oversized.push(firstLine + i);
+    } else if (line.endsWith('\r')) lines[i] = line.slice(0, -1);
   }
   if (firstLine === 1 && lines[0]?.startsWith('\uFEFF')) lines[0] = lines[0].slice(1);
-  return { firstLine, lines, latin1Lines, bytesRead };
+  return { firstLine, lines, latin1Lines, oversized, bytesRead };
+}
+
+/** How to read: the read size and the longest line read (longer ones come back as oversized). */
+export interface LineReaderOptions {
+  chunkBytes?: number;
+  maxLineLength?: number;
 }
 
 /** Yields the file's lines in batches of whole lines (a final line without LF included). */
-export async function* readLineBatches(path: string, chunkBytes = 1 << 20): AsyncGenerator<LineBatch> {
-  let carry: Buffer = Buffer.alloc(0);
+export async function* readLineBatches(
+  path: string,
+  options: LineReaderOptions = {},
+): AsyncGenerator<LineBatch> {
+  const maxLine = options.maxLineLength ?? MAX_LINE_LENGTH;
+  let carry: Buffer[] = [];
+  let carryLength = 0;
+  let skipping = false; // inside a line already longer than maxLine: drop bytes up to its LF
   let nextLine = 1;
   let bytesRead = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes })) {
+  for await (const chunk of createReadStream(path, { highWaterMark: options.chunkBytes ?? 1 << 20 })) {
     const buf = chunk as Buffer;
     bytesRead += buf.length;
     const lastLf = buf.lastIndexOf(LF);
     if (lastLf === -1) {
-      carry = Buffer.concat([carry, buf]);
+      if (skipping) continue;
+      carry.push(buf);
+      carryLength += buf.length;
+      if (carryLength > maxLine) {
+        skipping = true;
+        carry = [];
+        carryLength = 0;
+      }
       continue;
     }
-    const block = carry.length ? Buffer.concat([carry, buf.subarray(0, lastLf)]) : buf.subarray(0, lastLf);
-    carry = Buffer.from(buf.subarray(lastLf + 1));
-    const batch = decodeBlock(block, nextLine, bytesRead);
+    const head = buf.subarray(0, lastLf);
+    const block = carry.length ? Buffer.concat([...carry, head]) : head;
+    const batch = decodeBlock(block, nextLine, bytesRead, maxLine, skipping);
+    carry = [Buffer.from(buf.subarray(lastLf + 1))];
+    carryLength = buf.length - lastLf - 1;
+    skipping = false;
     nextLine += batch.lines.length;
     yield batch;
   }
-  if (carry.length) yield decodeBlock(carry, nextLine, bytesRead);
+  if (skipping) yield { firstLine: nextLine, lines: [''], latin1Lines: [], oversized: [nextLine], bytesRead };
+  else if (carryLength > 0) yield decodeBlock(Buffer.concat(carry), nextLine, bytesRead, maxLine, false);
 }

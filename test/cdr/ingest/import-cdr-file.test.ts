@@ -9,6 +9,7 @@ import {
   importCdrFile,
   parseColumnsOption,
 } from '../../../src/cdr/ingest/index.js';
+import { MAX_LINE_LENGTH } from '../../../src/cdr/ingest/line-reader.js';
 import type { NewCdrRecord } from '../../../src/cdr/record.js';
 
 const CAPTURE = new URL('../../../../shared/corpora/cdr/asterisk-22/', import.meta.url);
@@ -297,6 +298,13 @@ describe('importCdrFile bad lines', () => {
       `${path}: 4 bad line(s), nothing imported (--strict):\n  ${path}:2: field start:`,
     );
     expect(table.size).toBe(0);
+  });
+
+  test('reports a line longer than the limit (a binary or corrupt file) and goes on', async () => {
+    const path = file(`${masterLines[0]}\n${'\u0000'.repeat(MAX_LINE_LENGTH + 1)}\n${masterLines[1]}\n`);
+    const { summary, bad } = await importInto(path);
+    expect(bad).toEqual([{ line: 2, reason: `longer than ${MAX_LINE_LENGTH} characters` }]);
+    expect(summary).toMatchObject({ read: 3, inserted: 2, bad: 1 });
   });
 
   test('refuses a file in which no line has an Asterisk layout width', async () => {

@@ -7,17 +7,26 @@ import { decodeLine, type LineBatch, readLineBatches } from '../../../src/cdr/in
 const dir = mkdtempSync(join(tmpdir(), 'bg-line-reader-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function readAll(bytes: Buffer, chunkBytes?: number): Promise<{ lines: string[]; latin1: number[] }> {
+async function readAll(
+  bytes: Buffer,
+  chunkBytes?: number,
+  maxLineLength?: number,
+): Promise<{ lines: string[]; latin1: number[]; oversized: number[] }> {
   const path = join(dir, `f${Math.random().toString(36).slice(2)}.csv`);
   writeFileSync(path, bytes);
   const batches: LineBatch[] = [];
-  for await (const b of readLineBatches(path, chunkBytes)) batches.push(b);
+  const options = { ...(chunkBytes ? { chunkBytes } : {}), ...(maxLineLength ? { maxLineLength } : {}) };
+  for await (const b of readLineBatches(path, options)) batches.push(b);
   const lines: string[] = [];
   for (const b of batches) {
     expect(b.firstLine).toBe(lines.length + 1);
     lines.push(...b.lines);
   }
-  return { lines, latin1: batches.flatMap((b) => b.latin1Lines) };
+  return {
+    lines,
+    latin1: batches.flatMap((b) => b.latin1Lines),
+    oversized: batches.flatMap((b) => b.oversized),
+  };
 }
 
 describe('decodeLine', () => {
@@ -56,5 +65,15 @@ describe('readLineBatches', () => {
     const tiny = await readAll(Buffer.from(text, 'utf8'), 7);
     expect(tiny.lines).toEqual(whole.lines);
     expect(whole.lines[49]).toBe('"line 50","é"');
+  });
+
+  test('reports a line over the length limit by number, whether it spans read chunks or not', async () => {
+    const long = 'x'.repeat(100);
+    for (const chunkBytes of [7, 1024]) {
+      const text = `a,b\n${long}\nc,d\n${long}`;
+      const { lines, oversized } = await readAll(Buffer.from(text), chunkBytes, 50);
+      expect(lines, `chunk ${chunkBytes}`).toEqual(['a,b', '', 'c,d', '']);
+      expect(oversized, `chunk ${chunkBytes}`).toEqual([2, 4]);
+    }
   });
 });
