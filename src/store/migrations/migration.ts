@@ -6,6 +6,6 @@ import type { StoreKind } from '../store.js';
 /** One schema change. Names sort in run order: `YYYYMMDD-NN-area-what`. */
 export interface StoreMigration {
   readonly name: string;
-  // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was then, not as typed now.
-  up(db: Kysely<any>, kind: StoreKind): Promise<void>;
+  /** Migrations run against the schema as it was then, not as typed now: the database is untyped here. */
+  up(db: Kysely<Record<string, never>>, kind: StoreKind): Promise<void>;
 }
