@@ -20,7 +20,8 @@ export interface InsertResult {
 
 const CHUNK = 500;
 
-function toRow(r: NewCdrRecord, dbId: number, nowMs: number): CdrRow {
+/** The stored row of a record under a given db_id. */
+export function cdrRowOf(r: NewCdrRecord, dbId: number, nowMs: number): CdrRow {
   return {
     db_id: dbId,
     identity: r.identity,
@@ -91,7 +92,7 @@ export async function insertCdrRecords(
       .executeTakeFirstOrThrow();
     const first = Number(max ?? 0) + 1;
     for (let i = 0; i < fresh.length; i += CHUNK) {
-      const rows = fresh.slice(i, i + CHUNK).map((r, j) => toRow(r, first + i + j, nowMs));
+      const rows = fresh.slice(i, i + CHUNK).map((r, j) => cdrRowOf(r, first + i + j, nowMs));
       await trx.insertInto('cdr').values(rows).execute();
     }
     return {

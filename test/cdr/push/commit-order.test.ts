@@ -9,45 +9,12 @@ import {
   startCdrReceiver,
 } from '../../../src/cdr/push/index.js';
 import type { NewCdrRecord } from '../../../src/cdr/record.js';
-import { insertCdrRecords } from '../../../src/cdr/record-store.js';
+import { cdrRowOf, insertCdrRecords } from '../../../src/cdr/record-store.js';
 import { TimeFormatter } from '../../../src/cdr/wire-record.js';
 import { type CdrRow, openStore, type Store, withWriteLock } from '../../../src/store/index.js';
 import { fixtureRecord, fixtureRecords } from '../../support/cdr-fixtures.js';
 import { available, createTestDatabase, type TestDatabase } from '../../support/databases.js';
 import { manualClock, waitFor } from './support/push-support.js';
-
-// The columns of a stored row for a fixture record, as a slow writer would insert it by hand.
-function rowOf(r: NewCdrRecord, dbId: number): CdrRow {
-  return {
-    db_id: dbId,
-    identity: r.identity,
-    uniqueid: r.uniqueid,
-    linkedid: r.linkedid,
-    sequence: r.sequence,
-    accountcode: r.accountcode,
-    clid: r.clid,
-    src: r.src,
-    dst: r.dst,
-    dcontext: r.dcontext,
-    channel: r.channel,
-    dstchannel: r.dstchannel,
-    lastapp: r.lastapp,
-    lastdata: r.lastdata,
-    start_ts: r.start,
-    answer_ts: r.answer,
-    end_ts: r.end,
-    duration: r.duration,
-    billsec: r.billsec,
-    disposition: r.disposition,
-    amaflags: r.amaflags,
-    userfield: r.userfield,
-    peeraccount: r.peeraccount,
-    initial_destination: r.initialDestination,
-    computed_destination: r.computedDestination,
-    recording_url: r.recordingUrl,
-    created_at_ms: 0,
-  };
-}
 
 describe.runIf(available('postgres'))('CDR push with out-of-order commit attempts on PostgreSQL', () => {
   let tdb: TestDatabase;
@@ -95,7 +62,7 @@ describe.runIf(available('postgres'))('CDR push with out-of-order commit attempt
       const slowInsert = withWriteLock(slow, 'cdr', async (trx) => {
         await trx
           .insertInto('cdr')
-          .values(rowOf(fixtureRecord(4), 4))
+          .values(cdrRowOf(fixtureRecord(4), 4, 0))
           .execute();
         slowHasId();
         await slowGate;
