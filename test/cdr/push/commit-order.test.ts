@@ -8,10 +8,9 @@ import {
   saveCdrPushSettings,
   startCdrReceiver,
 } from '../../../src/cdr/push/index.js';
-import type { NewCdrRecord } from '../../../src/cdr/record.js';
 import { cdrRowOf, insertCdrRecords } from '../../../src/cdr/record-store.js';
 import { TimeFormatter } from '../../../src/cdr/wire-record.js';
-import { type CdrRow, openStore, type Store, withWriteLock } from '../../../src/store/index.js';
+import { openStore, type Store, withWriteLock } from '../../../src/store/index.js';
 import { fixtureRecord, fixtureRecords } from '../../support/cdr-fixtures.js';
 import { available, createTestDatabase, type TestDatabase } from '../../support/databases.js';
 import { manualClock, waitFor } from './support/push-support.js';
