@@ -2,10 +2,11 @@
 // imported end to end into a fresh SQLite store, against two baselines in the same run: csv-parse
 // alone reading the file, and a raw better-sqlite3 prepared insert of the same number of rows. It also
 // runs the same import into a raw better-sqlite3 sink, to tell the import's cost from the store's.
-// Usage: node bin/run-ts.js bench/cdr-import.ts [lines]   (exits 1 below the 50,000 records/s target)
+// Usage: node bin/run-ts.js bench/cdr-import.ts [lines]   (exits 1 below the 50,000 records/s target;
+// BENCH_THREADS=1 checks the file in one thread, as the CLI does below 32 MiB)
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { parse } from 'csv-parse';
@@ -17,6 +18,8 @@ import { openStore } from '../src/store/index.js';
 const LINES = Number(process.argv[2] ?? 1_000_000);
 const CAPTURE = new URL('../../shared/corpora/cdr/asterisk-22/Master.csv', import.meta.url);
 const TARGET = 50_000;
+// What `branchgate cdr import` picks for a file of this size (src/cli/cdr.ts): 2 threads from 32 MiB.
+const THREADS = Number(process.env.BENCH_THREADS ?? Math.min(2, availableParallelism()));
 
 /**
  * The capture's 28 rows repeated as one call after another: copy k moves every time and every
@@ -67,10 +70,14 @@ async function importIntoRawSqlite(csv: string, file: string): Promise<number> {
     for (const r of records) inserted += insert.run(r).changes;
     return inserted;
   });
-  const summary = await importCdrFile(csv, async (records) => {
-    const inserted = insertAll(records);
-    return { inserted, duplicates: records.length - inserted };
-  });
+  const summary = await importCdrFile(
+    csv,
+    async (records) => {
+      const inserted = insertAll(records);
+      return { inserted, duplicates: records.length - inserted };
+    },
+    { threads: THREADS },
+  );
   db.close();
   return summary.inserted;
 }
@@ -157,19 +164,25 @@ try {
   const store = await openStore({ db: join(dir, 'branchgate.db') });
   const insertTime: Timing = { wall: 0, cpu: 0 };
   const [summary, importTime] = await timed(() =>
-    importCdrFile(csv, async (records) => {
-      const [result, t] = await timed(() => insertCdrRecords(store, records));
-      insertTime.wall += t.wall;
-      insertTime.cpu += t.cpu;
-      return result;
-    }),
+    importCdrFile(
+      csv,
+      async (records) => {
+        const [result, t] = await timed(() => insertCdrRecords(store, records));
+        insertTime.wall += t.wall;
+        insertTime.cpu += t.cpu;
+        return result;
+      },
+      { threads: THREADS },
+    ),
   );
   await store.close();
   const readTime = { wall: importTime.wall - insertTime.wall, cpu: importTime.cpu - insertTime.cpu };
   const rss = Math.round(process.memoryUsage().rss / 2 ** 20);
   const importRate = summary.inserted / importTime.wall;
 
-  console.log(`lines: ${LINES}, imported: ${summary.inserted}, bad: ${summary.bad}, rss ${rss} MiB`);
+  console.log(
+    `lines: ${LINES}, imported: ${summary.inserted}, bad: ${summary.bad}, check threads: ${THREADS}, rss ${rss} MiB`,
+  );
   console.log(`baseline csv-parse alone:            ${rate(parsed, parseTime)}`);
   console.log(`baseline raw better-sqlite3 insert:  ${rate(LINES, rawTime)}`);
   console.log(`branchgate cdr import (store):       ${rate(summary.inserted, importTime)}`);

@@ -9,6 +9,28 @@ interface ImportFlags {
   columns?: string;
   timezone: string;
   strict?: boolean;
+  jobs?: string;
+}
+
+// Files at least this big are checked by two threads unless --jobs says otherwise.
+const PARALLEL_FROM_BYTES = 32 * 1024 * 1024;
+
+async function threadsFor(file: string, jobs: string | undefined): Promise<number> {
+  const { CdrImportError } = await import('../cdr/ingest/index.js');
+  if (jobs !== undefined) {
+    if (!/^[1-9]\d?$/.test(jobs))
+      throw new CdrImportError('bad_option', `--jobs: ${JSON.stringify(jobs)} is not 1-99`);
+    return Number(jobs);
+  }
+  const { availableParallelism } = await import('node:os');
+  const { statSync } = await import('node:fs');
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    // importCdrFile says the file cannot be read
+  }
+  return size >= PARALLEL_FROM_BYTES ? Math.min(2, availableParallelism()) : 1;
 }
 
 const MAX_BAD_LINES_SHOWN = 100;
@@ -21,6 +43,7 @@ async function runImport(file: string, flags: ImportFlags): Promise<void> {
   // Options are checked before the store is opened, so a mistyped flag creates nothing.
   const layout = flags.columns === undefined ? undefined : parseColumnsOption(flags.columns);
   createTimeParser(flags.timezone);
+  const threads = await threadsFor(file, flags.jobs);
   const store = await openStore({ db: flags.db, dataDir: flags.dataDir });
   let shown = 0;
   try {
@@ -28,6 +51,7 @@ async function runImport(file: string, flags: ImportFlags): Promise<void> {
       layout,
       timezone: flags.timezone,
       strict: flags.strict,
+      threads,
       progress: createProgress(),
       onBadLine: (bad) => {
         if (shown++ < MAX_BAD_LINES_SHOWN)
@@ -61,6 +85,7 @@ export function registerCdr(program: Command): void {
     .option('--columns <names>', 'comma-separated cdr_custom field names, in file order (default: detect)')
     .option('--timezone <zone>', 'IANA zone of the times in the file (usegmtime=yes: UTC)', 'UTC')
     .option('--strict', 'refuse the whole import when any line is bad (default: skip bad lines)')
+    .option('--jobs <n>', 'threads checking the file (default: 2 for files of 32 MiB or more, else 1)')
     .action(runImport);
   registerCdrPushCommands(cdr);
 }

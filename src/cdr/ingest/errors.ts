@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors.js';
 /** Why an import was refused as a whole. */
 export type CdrImportErrorCode =
   | 'bad_columns'
+  | 'bad_option'
   | 'bad_timezone'
   | 'unknown_layout'
   | 'bad_lines'

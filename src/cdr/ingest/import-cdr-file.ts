@@ -1,31 +1,27 @@
 // `branchgate cdr import`: an Asterisk CDR CSV into the store, in two passes so that a call's
 // records can be related however far apart they are in the file:
-//   pass 1: file -> lines -> CSV fields -> typed rows (bad lines reported) -> spool file + groups
-//   pass 2: spool (typed rows, see spool.ts) -> NewCdrRecord (destinations from the resolved
+//   pass 1 (check-range.ts; with threads > 1 one worker per byte range): lines -> CSV fields ->
+//           typed rows (bad lines reported) -> spool files + call-group members
+//   pass 2: spools (typed rows, see spool.ts) -> NewCdrRecord (destinations from the resolved
 //           groups) -> insert in batches
 // With strict, any bad line refuses the import before anything is inserted.
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noProgress, type Progress } from '../../shared/progress.js';
 import type { NewCdrRecord } from '../record.js';
 import { createTimeParser } from './asterisk-time.js';
+import { type BadLine, type CheckRangeResult, checkRange } from './check-range.js';
+import { canUseCheckThreads, checkRangeInThread, splitAtLines } from './check-threads.js';
 import { detectLayout, type Layout } from './columns.js';
 import { parseCsvLines } from './csv-lines.js';
-import { dialTarget, type GroupMember } from './destination.js';
 import { CdrImportError } from './errors.js';
 import { GroupIndex, groupKeyOf } from './group-index.js';
-import { cdrIdentity } from './identity.js';
-import { MAX_LINE_LENGTH, readLineBatches } from './line-reader.js';
+import { readLineBatches } from './line-reader.js';
 import { toNewCdrRecord } from './map-record.js';
-import { createRowReader, type RowResult, type SourceRow } from './source-row.js';
-import { decodeSpoolEntry, encodeSpoolEntry } from './spool.js';
+import { decodeSpoolEntry } from './spool.js';
 
-/** A line that was skipped (or, with strict, that refused the import). */
-export interface BadLine {
-  line: number;
-  reason: string;
-}
+export type { BadLine } from './check-range.js';
 
 /** Stores a batch of records in one transaction; says how many were new. */
 export type InsertBatch = (records: NewCdrRecord[]) => Promise<{ inserted: number; duplicates: number }>;
@@ -41,8 +37,10 @@ export interface ImportOptions {
   /** Records per insert transaction (default 5000). */
   batchSize?: number | undefined;
   progress?: Progress | undefined;
-  /** Called for each bad line as it is found (not called under strict). */
+  /** Called for each bad line, in line order (not called under strict). */
   onBadLine?: ((bad: BadLine) => void) | undefined;
+  /** Worker threads for pass 1 (default 1: the calling thread); used when the layout is known. */
+  threads?: number | undefined;
 }
 
 /** What an import did. */
@@ -59,13 +57,29 @@ export interface ImportSummary {
 
 const SHOWN_IN_STRICT = 10;
 
+const HEAD_BYTES = 256 * 1024;
+
+/** The layout of the first line in the file's head that has an Asterisk width, or null. */
+async function detectLayoutFromHead(path: string, size: number): Promise<Layout | null> {
+  const end = Math.min(size, HEAD_BYTES);
+  const lines: string[] = [];
+  for await (const batch of readLineBatches(path, { end })) lines.push(...batch.lines);
+  if (end < size) lines.pop(); // possibly cut short
+  for (const csv of parseCsvLines(1, lines)) {
+    const layout = csv.ok ? detectLayout(csv.fields) : null;
+    if (layout) return layout;
+  }
+  return null;
+}
+
 /** Imports one CDR CSV file through `insert`; see the file comment for the flow. */
 export async function importCdrFile(
   path: string,
   insert: InsertBatch,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const parseTime = createTimeParser(options.timezone ?? 'UTC');
+  const timezone = options.timezone ?? 'UTC';
+  createTimeParser(timezone); // refuses a bad zone before anything is read
   const progress = options.progress ?? noProgress;
   const batchSize = options.batchSize ?? 5000;
   let size: number;
@@ -75,66 +89,61 @@ export async function importCdrFile(
     throw new CdrImportError('unreadable', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
   }
 
-  let layout = options.layout;
-  let readRow = layout ? createRowReader(layout, parseTime) : null;
-  const groups = new GroupIndex();
-  const bad: BadLine[] = [];
-  const reportBad = (b: BadLine): void => {
-    bad.push(b);
-    if (!options.strict) options.onBadLine?.(b);
-  };
-  let read = 0;
-  let good = 0;
-  let latin1 = 0;
-  // The spool lives in a directory only this user can read (mkdtemp: 0700), removed at the end.
+  // The spools live in a directory only this user can read (mkdtemp: 0700), removed at the end.
   const spoolDir = mkdtempSync(join(tmpdir(), 'branchgate-cdr-import-'));
-  const spoolPath = join(spoolDir, 'rows.spool');
+  const spoolPath = (i: number): string => join(spoolDir, `rows-${i}.spool`);
   try {
     // Pass 1: check every line, spool the good rows, gather the groups.
-    const fd = openSync(spoolPath, 'w');
+    let layout = options.layout ?? null;
+    let ranges = [{ start: 0, end: size }];
+    const threads = options.threads ?? 1;
+    if (threads > 1 && size > 0 && canUseCheckThreads()) {
+      layout ??= await detectLayoutFromHead(path, size);
+      if (layout) ranges = splitAtLines(path, size, threads);
+    }
+    const inputs = ranges.map((r, i) => ({ path, ...r, layout, timezone, spoolPath: spoolPath(i) }));
+    const liveBad = options.strict || ranges.length > 1 ? undefined : options.onBadLine;
+    let results: CheckRangeResult[];
+    progress.start(size, 'checking (bytes)');
     try {
-      progress.start(size, 'checking (bytes)');
-      for await (const batch of readLineBatches(path)) {
-        latin1 += batch.latin1Lines.length;
-        for (const line of batch.oversized) {
-          read++;
-          reportBad({ line, reason: `longer than ${MAX_LINE_LENGTH} characters` });
-        }
-        const out: string[] = [];
-        for (const csv of parseCsvLines(batch.firstLine, batch.lines)) {
-          read++;
-          if (!csv.ok) {
-            reportBad({ line: csv.line, reason: csv.reason });
-            continue;
-          }
-          if (!layout || !readRow) {
-            layout = detectLayout(csv.fields) ?? undefined;
-            if (!layout) {
-              reportBad({
-                line: csv.line,
-                reason: `has ${csv.fields.length} fields; Asterisk's layouts have 16, 17, 18 or 21 (else pass --columns)`,
-              });
-              continue;
-            }
-            readRow = createRowReader(layout, parseTime);
-          }
-          const result: RowResult = readRow(csv.line, csv.fields);
-          if (!result.ok) {
-            reportBad({ line: csv.line, reason: result.reason });
-            continue;
-          }
-          const row = result.row;
-          const target = dialTarget(row.dstchannel, row.lastapp, row.lastdata);
-          groups.add(groupKeyOf(row), memberOf(row, target, good));
-          out.push(encodeSpoolEntry({ identity: cdrIdentity(row, csv.fields), target, row }));
-          good++;
-        }
-        if (out.length) writeSync(fd, `${out.join('\n')}\n`);
-        progress.update(batch.bytesRead);
-      }
+      results =
+        inputs.length === 1
+          ? [await checkRange(inputs[0] as (typeof inputs)[0], liveBad, (n) => progress.update(n))]
+          : await Promise.all(inputs.map(checkRangeInThread));
+      progress.update(size);
     } finally {
-      closeSync(fd);
       progress.stop();
+    }
+
+    const groups = new GroupIndex();
+    const bad: BadLine[] = [];
+    let read = 0;
+    let good = 0;
+    let latin1 = 0;
+    let lineOffset = 0;
+    for (const r of results) {
+      for (const b of r.bad) {
+        const absolute = { line: b.line + lineOffset, reason: b.reason };
+        bad.push(absolute);
+        if (ranges.length > 1 && !options.strict) options.onBadLine?.(absolute);
+      }
+      const m = r.members;
+      for (let i = 0; i < m.key.length; i++) {
+        const sequence = m.sequence[i] as number;
+        groups.add(m.key[i] as string, {
+          sequence: Number.isNaN(sequence) ? null : sequence,
+          start: m.start[i] as number,
+          index: good + (m.index[i] as number),
+          dst: m.dst[i] as string,
+          target: m.target[i] as string,
+          channel: m.channel[i] as string,
+        });
+      }
+      layout ??= r.layout;
+      read += r.read;
+      good += r.good;
+      latin1 += r.latin1;
+      lineOffset += r.lines;
     }
     if (read > 0 && !layout) {
       throw new CdrImportError(
@@ -166,13 +175,17 @@ export async function importCdrFile(
     };
     progress.start(good, 'importing (records)');
     try {
-      for await (const batch of readLineBatches(spoolPath, { maxLineLength: Number.POSITIVE_INFINITY })) {
-        for (const text of batch.lines) {
-          if (text === '') continue;
-          const { identity, target, row } = decodeSpoolEntry(text);
-          const initial = groups.initialDestination(groupKeyOf(row), row.dst, target);
-          pending.push(toNewCdrRecord(row, identity, initial, target));
-          if (pending.length >= batchSize) await flush();
+      for (const input of inputs) {
+        for await (const batch of readLineBatches(input.spoolPath, {
+          maxLineLength: Number.POSITIVE_INFINITY,
+        })) {
+          for (const text of batch.lines) {
+            if (text === '') continue;
+            const { identity, target, row } = decodeSpoolEntry(text);
+            const initial = groups.initialDestination(groupKeyOf(row), row.dst, target);
+            pending.push(toNewCdrRecord(row, identity, initial, target));
+            if (pending.length >= batchSize) await flush();
+          }
         }
       }
       await flush();
@@ -183,8 +196,4 @@ export async function importCdrFile(
   } finally {
     rmSync(spoolDir, { recursive: true, force: true });
   }
-}
-
-function memberOf(row: SourceRow, target: string, index: number): GroupMember {
-  return { sequence: row.sequence, start: row.start, index, dst: row.dst, target, channel: row.channel };
 }

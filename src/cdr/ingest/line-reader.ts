@@ -39,6 +39,7 @@ function decodeBlock(
   bytesRead: number,
   maxLine: number,
   firstIsTail: boolean,
+  atFileStart: boolean,
 ): LineBatch {
   let lines: string[];
   const latin1Lines: number[] = [];
@@ -65,14 +66,17 @@ function decodeBlock(
       oversized.push(firstLine + i);
     } else if (line.endsWith('\r')) lines[i] = line.slice(0, -1);
   }
-  if (firstLine === 1 && lines[0]?.startsWith('\uFEFF')) lines[0] = lines[0].slice(1);
+  if (atFileStart && firstLine === 1 && lines[0]?.startsWith('\uFEFF')) lines[0] = lines[0].slice(1);
   return { firstLine, lines, latin1Lines, oversized, bytesRead };
 }
 
-/** How to read: the read size and the longest line read (longer ones come back as oversized). */
+/** How to read: the read size, the longest line read (longer ones come back as oversized), and
+ * the byte range [start, end) of the file (start on a line boundary; default the whole file). */
 export interface LineReaderOptions {
   chunkBytes?: number;
   maxLineLength?: number;
+  start?: number;
+  end?: number;
 }
 
 /** Yields the file's lines in batches of whole lines (a final line without LF included). */
@@ -86,7 +90,13 @@ export async function* readLineBatches(
   let skipping = false; // inside a line already longer than maxLine: drop bytes up to its LF
   let nextLine = 1;
   let bytesRead = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: options.chunkBytes ?? 1 << 20 })) {
+  const atFileStart = (options.start ?? 0) === 0;
+  const range = {
+    highWaterMark: options.chunkBytes ?? 1 << 20,
+    start: options.start ?? 0,
+    ...(options.end === undefined ? {} : { end: options.end - 1 }),
+  };
+  for await (const chunk of createReadStream(path, range)) {
     const buf = chunk as Buffer;
     bytesRead += buf.length;
     const lastLf = buf.lastIndexOf(LF);
@@ -103,7 +113,7 @@ export async function* readLineBatches(
     }
     const head = buf.subarray(0, lastLf);
     const block = carry.length ? Buffer.concat([...carry, head]) : head;
-    const batch = decodeBlock(block, nextLine, bytesRead, maxLine, skipping);
+    const batch = decodeBlock(block, nextLine, bytesRead, maxLine, skipping, atFileStart);
     carry = [Buffer.from(buf.subarray(lastLf + 1))];
     carryLength = buf.length - lastLf - 1;
     skipping = false;
@@ -111,5 +121,6 @@ export async function* readLineBatches(
     yield batch;
   }
   if (skipping) yield { firstLine: nextLine, lines: [''], latin1Lines: [], oversized: [nextLine], bytesRead };
-  else if (carryLength > 0) yield decodeBlock(Buffer.concat(carry), nextLine, bytesRead, maxLine, false);
+  else if (carryLength > 0)
+    yield decodeBlock(Buffer.concat(carry), nextLine, bytesRead, maxLine, false, atFileStart);
 }

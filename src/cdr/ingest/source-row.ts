@@ -38,13 +38,13 @@ export interface SourceRow {
 /** A typed row, or why the line was refused. */
 export type RowResult = { ok: true; row: SourceRow } | { ok: false; reason: string };
 
+/** Reads one line's fields (numbered `line`) into a typed row. */
+export type RowReader = (line: number, fields: string[]) => RowResult;
+
 const INTEGER = /^\d{1,10}$/;
 
 /** Builds a row reader for one layout: column positions are looked up once. */
-export function createRowReader(
-  layout: Layout,
-  parseTime: TimeParser,
-): (line: number, fields: string[]) => RowResult {
+export function createRowReader(layout: Layout, parseTime: TimeParser): RowReader {
   const index = new Map(layout.columns.map((c, i) => [c, i] as const));
   const at = (name: string): number => index.get(name) ?? -1;
   const pos = {

@@ -38,3 +38,48 @@ test('`cdr import` prints a summary and a skipped line, then refuses under --str
   expect(zone.code).toBe(1);
   expect(zone.stderr).toBe('branchgate: --timezone: "Nowhere/Special" is not an IANA time zone name\n');
 });
+
+test('`cdr import --jobs 2` stores and reports exactly what one thread does', () => {
+  const full = readFileSync(MASTER.replace('Master.csv', 'Master-full.csv'), 'utf8').trim().split('\n');
+  // 60 copies of the capture, one call after another; a bad time in the first and the last copy.
+  const lines: string[] = [];
+  for (let k = 0; k < 60; k++) {
+    for (const row of full) {
+      lines.push(
+        row.replace(
+          /"(\d{10})\.(\d+)"/g,
+          (_m, epoch: string, n: string) => `"${Number(epoch) + k * 62}.${n}"`,
+        ),
+      );
+    }
+  }
+  lines[3] = (lines[3] as string).replace(/"2026-11-22 04:\d\d:(\d\d)"/, '"2026-11-22 04:61:$1"');
+  lines[1650] = (lines[1650] as string).replace(/"2026-11-22 (\d\d:\d\d:\d\d)"/, '"2026-11-22 $1x"');
+  const path = join(dir, 'Master-full-60.csv');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+
+  const one = branchgate('cdr', 'import', path, '--db', join(dir, 'one.db'), '--jobs', '1');
+  const two = branchgate('cdr', 'import', path, '--db', join(dir, 'two.db'), '--jobs', '2');
+  expect(one.stdout).toBe(`${path}: cdr_custom 21 columns: read 1680, inserted 1678, duplicates 0, bad 2\n`);
+  expect(one.stderr).toMatch(
+    new RegExp(`^${path}:4: skipped: field start: .*\\n${path}:1651: skipped: field \\w+: .*\\n$`),
+  );
+  expect(two.stdout).toBe(one.stdout);
+  expect(two.stderr).toBe(one.stderr);
+
+  const dump = (db: string): string => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const D=require('better-sqlite3');const d=new D(${JSON.stringify(db)},{readonly:true});` +
+          `process.stdout.write(JSON.stringify(d.prepare('select identity, initial_destination, computed_destination, start_ts, clid from cdr order by db_id').all()))`,
+      ],
+      { encoding: 'utf8' },
+    );
+    return r.stdout;
+  };
+  const rows = JSON.parse(dump(join(dir, 'two.db'))) as Array<{ initial_destination: string }>;
+  expect(rows).toHaveLength(1678);
+  expect(dump(join(dir, 'two.db'))).toBe(dump(join(dir, 'one.db')));
+});
