@@ -19,8 +19,11 @@ export function canUseCheckThreads(): boolean {
   }
 }
 
-/** Checks one range in a new worker thread. */
-export function checkRangeInThread(input: CheckRangeInput): Promise<CheckRangeResult> {
+/** Checks one range in a new worker thread; `onBytes` hears the bytes of the range read so far. */
+export function checkRangeInThread(
+  input: CheckRangeInput,
+  onBytes: (bytesRead: number) => void = () => {},
+): Promise<CheckRangeResult> {
   const ext = extname(fileURLToPath(import.meta.url));
   const entry = new URL(`./check-worker${ext}`, import.meta.url).href;
   const boot =
@@ -30,8 +33,9 @@ export function checkRangeInThread(input: CheckRangeInput): Promise<CheckRangeRe
   return new Promise((resolve, reject) => {
     const worker = new Worker(boot, { eval: true, workerData: input });
     let result: CheckRangeResult | undefined;
-    worker.once('message', (message: CheckRangeResult) => {
-      result = message;
+    worker.on('message', (message: CheckRangeResult | number) => {
+      if (typeof message === 'number') onBytes(message);
+      else result = message;
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {

@@ -104,12 +104,20 @@ export async function importCdrFile(
     const inputs = ranges.map((r, i) => ({ path, ...r, layout, timezone, spoolPath: spoolPath(i) }));
     const liveBad = options.strict || ranges.length > 1 ? undefined : options.onBadLine;
     let results: CheckRangeResult[];
+    const rangeBytes = inputs.map(() => 0);
     progress.start(size, 'checking (bytes)');
     try {
       results =
         inputs.length === 1
           ? [await checkRange(inputs[0] as (typeof inputs)[0], liveBad, (n) => progress.update(n))]
-          : await Promise.all(inputs.map(checkRangeInThread));
+          : await Promise.all(
+              inputs.map((input, i) =>
+                checkRangeInThread(input, (n) => {
+                  rangeBytes[i] = n;
+                  progress.update(rangeBytes.reduce((a, b) => a + b, 0));
+                }),
+              ),
+            );
       progress.update(size);
     } finally {
       progress.stop();
