@@ -3,8 +3,10 @@
 // in db_id order, even with several writers on one PostgreSQL database. Paging is then a range
 // scan on the primary key (page 10,000 costs what page 1 does), and the push job may keep a plain
 // "last acknowledged db_id" cursor without ever skipping a row that commits late.
+
+import type { Statement } from 'better-sqlite3';
 import type { Transaction } from 'kysely';
-import type { CdrRow, Database, Store } from '../store/index.js';
+import type { CdrRow, Database, SqliteConnection, Store } from '../store/index.js';
 import { withWriteLock } from '../store/index.js';
 import type { NewCdrRecord } from './record.js';
 
@@ -53,6 +55,66 @@ export function cdrRowOf(r: NewCdrRecord, dbId: number, nowMs: number): CdrRow {
   };
 }
 
+/** The cdr columns in the order of the SQLite fast path's statement. */
+const CDR_COLUMNS = [
+  'db_id',
+  'identity',
+  'uniqueid',
+  'linkedid',
+  'sequence',
+  'accountcode',
+  'clid',
+  'src',
+  'dst',
+  'dcontext',
+  'channel',
+  'dstchannel',
+  'lastapp',
+  'lastdata',
+  'start_ts',
+  'answer_ts',
+  'end_ts',
+  'duration',
+  'billsec',
+  'disposition',
+  'amaflags',
+  'userfield',
+  'peeraccount',
+  'initial_destination',
+  'computed_destination',
+  'recording_url',
+  'created_at_ms',
+] as const satisfies ReadonlyArray<keyof CdrRow>;
+
+const insertStatements = new WeakMap<SqliteConnection, Statement>();
+
+/**
+ * SQLite fast path: one cached prepared statement, a row at a time, duplicates skipped by the
+ * unique identity (a skipped row takes no db_id, so ids stay dense). Runs on the connection the
+ * surrounding Kysely transaction holds.
+ */
+function insertSqlite(
+  sqlite: SqliteConnection,
+  records: readonly NewCdrRecord[],
+  first: number,
+  nowMs: number,
+): number {
+  let stmt = insertStatements.get(sqlite);
+  if (!stmt) {
+    stmt = sqlite.prepare(
+      `INSERT INTO cdr (${CDR_COLUMNS.join(', ')}) VALUES (${CDR_COLUMNS.map(() => '?').join(', ')})
+       ON CONFLICT (identity) DO NOTHING`,
+    );
+    insertStatements.set(sqlite, stmt);
+  }
+  let next = first;
+  for (const r of records) {
+    const row = cdrRowOf(r, next, nowMs);
+    if (stmt.run(CDR_COLUMNS.map((c) => row[c])).changes === 1) next++;
+  }
+  return next - first;
+}
+
 async function existingIdentities(trx: Transaction<Database>, identities: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < identities.length; i += CHUNK) {
@@ -66,6 +128,14 @@ async function existingIdentities(trx: Transaction<Database>, identities: string
   return found;
 }
 
+async function nextDbId(trx: Transaction<Database>): Promise<number> {
+  const { max } = await trx
+    .selectFrom('cdr')
+    .select((eb) => eb.fn.max('db_id').as('max'))
+    .executeTakeFirstOrThrow();
+  return Number(max ?? 0) + 1;
+}
+
 /** Stores records not stored before, in one transaction; all or nothing. */
 export async function insertCdrRecords(
   store: Store,
@@ -74,6 +144,16 @@ export async function insertCdrRecords(
 ): Promise<InsertResult> {
   if (records.length === 0) return { inserted: 0, duplicates: 0, firstDbId: null, lastDbId: null };
   return withWriteLock(store, 'cdr', async (trx) => {
+    if (store.sqlite) {
+      const first = await nextDbId(trx);
+      const inserted = insertSqlite(store.sqlite, records, first, nowMs);
+      return {
+        inserted,
+        duplicates: records.length - inserted,
+        firstDbId: inserted > 0 ? first : null,
+        lastDbId: inserted > 0 ? first + inserted - 1 : null,
+      };
+    }
     const seen = await existingIdentities(
       trx,
       records.map((r) => r.identity),
@@ -86,11 +166,7 @@ export async function insertCdrRecords(
     }
     if (fresh.length === 0)
       return { inserted: 0, duplicates: records.length, firstDbId: null, lastDbId: null };
-    const { max } = await trx
-      .selectFrom('cdr')
-      .select((eb) => eb.fn.max('db_id').as('max'))
-      .executeTakeFirstOrThrow();
-    const first = Number(max ?? 0) + 1;
+    const first = await nextDbId(trx);
     for (let i = 0; i < fresh.length; i += CHUNK) {
       const rows = fresh.slice(i, i + CHUNK).map((r, j) => cdrRowOf(r, first + i + j, nowMs));
       await trx.insertInto('cdr').values(rows).execute();

@@ -8,7 +8,7 @@ import { openPostgres } from './dialects/postgres.js';
 import { openSqlite } from './dialects/sqlite.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
-import type { Store, StoreKind } from './store.js';
+import type { SqliteConnection, Store, StoreKind } from './store.js';
 
 /** Errors opening or migrating the store. */
 export class StoreError extends AppError<'store_unavailable' | 'migration_failed' | 'bad_db_url'> {}
@@ -42,8 +42,10 @@ export async function openStore(location: StoreLocation = {}): Promise<Store> {
   const target = location.db ?? join(resolve(location.dataDir ?? DEFAULT_DATA_DIR), 'branchgate.db');
   const kind = storeKindOf(target);
   let db: Kysely<Database>;
+  let sqlite: SqliteConnection | undefined;
   try {
-    db = kind === 'postgres' ? openPostgres(target) : openSqlite(target);
+    if (kind === 'postgres') db = openPostgres(target);
+    else ({ db, raw: sqlite } = openSqlite(target));
   } catch (err) {
     throw new StoreError(
       'store_unavailable',
@@ -77,5 +79,5 @@ export async function openStore(location: StoreLocation = {}): Promise<Store> {
       { cause: error },
     );
   }
-  return { kind, db, location: redact(target), close: () => db.destroy() };
+  return { kind, db, sqlite, location: redact(target), close: () => db.destroy() };
 }
