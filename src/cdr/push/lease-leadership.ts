@@ -3,6 +3,7 @@
 // owner's process on this host is gone. The cursor moves only with the lease owner's name on it.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../../shared/clock.js';
 import type { Store } from '../../store/index.js';
 import type { DeliveryLeadership } from './delivery-leadership.js';
@@ -24,6 +25,7 @@ function processGone(pid: number): boolean {
 export class LeaseLeadership implements DeliveryLeadership {
   private readonly host = hostname();
   private readonly owner = `${this.host}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private advanceStatement: Statement | undefined;
 
   constructor(
     private readonly store: Store,
@@ -54,6 +56,18 @@ export class LeaseLeadership implements DeliveryLeadership {
   }
 
   advance(expected: CursorExpectation, to: number, atMs: number): Promise<boolean> {
+    // The cursor moves once per acknowledged request: on the raw connection with a cached statement
+    // when no Kysely transaction is open on it (a raw statement would otherwise join that
+    // transaction), else through Kysely.
+    const sqlite = this.store.sqlite;
+    if (sqlite && !sqlite.inTransaction) {
+      this.advanceStatement ??= sqlite.prepare(
+        `UPDATE cdr_push_state SET acked_db_id = ?, failing_since_ms = NULL, last_success_ms = ?
+         WHERE id = 1 AND generation = ? AND acked_db_id = ? AND lease_owner = ?`,
+      );
+      const res = this.advanceStatement.run(to, atMs, expected.generation, expected.from, this.owner);
+      return Promise.resolve(res.changes === 1);
+    }
     return advanceCursor(this.store.db, expected, to, atMs, this.owner);
   }
 
