@@ -1,5 +1,5 @@
 // Which databases the suite runs against, and throwaway databases for one test file.
-// SQLite always; PostgreSQL (and MariaDB, for the CDR table poller) when reachable. Under CI=true
+// SQLite always; PostgreSQL when reachable. Under CI=true
 // a missing server is a failure (global-setup throws), elsewhere the suite says what it skipped.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,11 +9,9 @@ import pg from 'pg';
 
 /** Base URL of the PostgreSQL server the tests use. */
 export const PG_ADMIN_URL = process.env.BRANCHGATE_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** Connection options of the MariaDB server the tests use. */
-export const MARIADB_URL = process.env.BRANCHGATE_TEST_MARIADB ?? 'mysql://root@127.0.0.1:3306/test';
 
 /** Whether the probe in global-setup found each server (set through env, read by every worker). */
-export function available(kind: 'postgres' | 'mariadb'): boolean {
+export function available(kind: 'postgres'): boolean {
   return process.env[`BRANCHGATE_TEST_HAS_${kind.toUpperCase()}`] === '1';
 }
 
