@@ -55,7 +55,7 @@ export function cdrRowOf(r: NewCdrRecord, dbId: number, nowMs: number): CdrRow {
   };
 }
 
-/** The cdr columns in the order of the SQLite fast path's statement. */
+/** The cdr columns in the order of the SQLite fast path's statement (and of cdrValuesOf). */
 const CDR_COLUMNS = [
   'db_id',
   'identity',
@@ -86,6 +86,39 @@ const CDR_COLUMNS = [
   'created_at_ms',
 ] as const satisfies ReadonlyArray<keyof CdrRow>;
 
+// The values of cdrRowOf in CDR_COLUMNS order, built directly: this runs once per imported row.
+function cdrValuesOf(r: NewCdrRecord, dbId: number, nowMs: number): unknown[] {
+  return [
+    dbId,
+    r.identity,
+    r.uniqueid,
+    r.linkedid,
+    r.sequence,
+    r.accountcode,
+    r.clid,
+    r.src,
+    r.dst,
+    r.dcontext,
+    r.channel,
+    r.dstchannel,
+    r.lastapp,
+    r.lastdata,
+    r.start,
+    r.answer,
+    r.end,
+    r.duration,
+    r.billsec,
+    r.disposition,
+    r.amaflags,
+    r.userfield,
+    r.peeraccount,
+    r.initialDestination,
+    r.computedDestination,
+    r.recordingUrl,
+    nowMs,
+  ];
+}
+
 const insertStatements = new WeakMap<SqliteConnection, Statement>();
 
 /**
@@ -109,8 +142,7 @@ function insertSqlite(
   }
   let next = first;
   for (const r of records) {
-    const row = cdrRowOf(r, next, nowMs);
-    if (stmt.run(CDR_COLUMNS.map((c) => row[c])).changes === 1) next++;
+    if (stmt.run(cdrValuesOf(r, next, nowMs)).changes === 1) next++;
   }
   return next - first;
 }

@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { countCdrRecords, insertCdrRecords, listCdrRecordsAfter } from '../../src/cdr/record-store.js';
+import {
+  cdrRowOf,
+  countCdrRecords,
+  insertCdrRecords,
+  listCdrRecordsAfter,
+} from '../../src/cdr/record-store.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { fixtureRecord, fixtureRecords } from '../support/cdr-fixtures.js';
 import { createTestDatabase, storeKinds, type TestDatabase } from '../support/databases.js';
@@ -46,6 +51,35 @@ describe.each(storeKinds())('CDR store on %s', (kind) => {
       recording_url: 'https://r/x.wav',
       sequence: 3,
     });
+  });
+
+  test('stores every column in its own place (each field a distinct value)', async () => {
+    const rec = fixtureRecord(7, {
+      accountcode: 'acct',
+      clid: 'clid',
+      src: 'src',
+      dst: 'dst',
+      dcontext: 'ctx',
+      channel: 'chan',
+      dstchannel: 'dchan',
+      lastapp: 'app',
+      lastdata: 'data',
+      disposition: 'BUSY',
+      amaflags: 'BILLING',
+      userfield: 'uf',
+      peeraccount: 'peer',
+      initialDestination: 'init',
+      computedDestination: 'comp',
+      recordingUrl: 'rec',
+      start: 100,
+      answer: 101,
+      end: 102,
+      duration: 103,
+      billsec: 104,
+      sequence: 105,
+    });
+    await insertCdrRecords(store, [rec], 1234);
+    expect(await listCdrRecordsAfter(store, 0, 1)).toEqual([cdrRowOf(rec, 1, 1234)]);
   });
 
   test('concurrent writers still get dense ids in commit order', async () => {
