@@ -1,6 +1,7 @@
 // The SMS message as the API shows it (DESIGN.md section 7) and its mapping from a stored row:
 // ids as strings, the date in the exchange's time zone, unix seconds as a string.
 import type { Selectable } from 'kysely';
+import type { TimeFormatter } from '../shared/wall-time.js';
 import type { SmsMessageTable } from '../store/index.js';
 
 /** The two collections. */
@@ -33,39 +34,14 @@ export interface SmsMessage {
 /** A stored message row. */
 export type SmsMessageRow = Selectable<SmsMessageTable>;
 
-/** Formats instants as "YYYY-MM-DD HH:MM:SS" in one IANA time zone. */
-export class DateFormatter {
-  private readonly format: Intl.DateTimeFormat;
-
-  constructor(timeZone: string) {
-    this.format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-  }
-
-  /** The wall-clock time of ms in the zone. */
-  text(ms: number): string {
-    const p: Record<string, string> = {};
-    for (const part of this.format.formatToParts(new Date(ms))) p[part.type] = part.value;
-    return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
-  }
-}
-
 /** The wire form of a stored message. */
-export function toWireMessage(row: SmsMessageRow, dates: DateFormatter): SmsMessage {
+export function toWireMessage(row: SmsMessageRow, dates: TimeFormatter): SmsMessage {
   const out: SmsMessage = {
     id: String(row.id),
     type: row.type as MessageType,
     number: row.number,
     message: row.message,
-    date: dates.text(row.message_ms),
+    date: dates.format(Math.floor(row.message_ms / 1000)),
     timestamp: String(Math.floor(row.message_ms / 1000)),
     status: row.status as MessageStatus,
     parts: row.parts,

@@ -3,7 +3,8 @@
 // password; an encapsulated plugin with the SMS envelope for every answer, errors included.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../server/deps.js';
-import { DateFormatter, type SmsMessageRow, toWireMessage } from './message.js';
+import { TimeFormatter } from '../shared/wall-time.js';
+import { type SmsMessageRow, toWireMessage } from './message.js';
 import { deleteMessage, getMessage, listMessages } from './message-store.js';
 import { bodyObject, parseId, parseSender, parseText, parseTo, parseType } from './request-fields.js';
 import { createSmsAuth } from './sms-auth.js';
@@ -18,7 +19,7 @@ export const SMS_BODY_LIMIT = 64 * 1024;
 export function smsRoutes(deps: AppDeps, sms: SmsGateway | undefined): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
     installSmsErrorHandler(app);
-    const dates = new DateFormatter(deps.timeZone);
+    const dates = new TimeFormatter(deps.timeZone);
     const authenticate = createSmsAuth(deps);
 
     const route = (
