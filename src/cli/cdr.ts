@@ -1,13 +1,16 @@
 // `branchgate cdr` command group: `cdr import <file>` loads an Asterisk CDR CSV into the store.
 // Further subcommands (push, receive) register on the same group below.
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { registerCdrPushCommands } from './cdr-push.js';
+import { addStoreOptions } from './store-options.js';
 
 interface ImportFlags {
   dataDir?: string;
   db?: string;
   columns?: string;
-  timezone: string;
+  timeZone: string;
+  /** The old spelling of --time-zone, still accepted. */
+  timezone?: string;
   strict?: boolean;
   jobs?: string;
 }
@@ -35,21 +38,22 @@ async function threadsFor(file: string, jobs: string | undefined): Promise<numbe
 
 const MAX_BAD_LINES_SHOWN = 100;
 
-async function runImport(file: string, flags: ImportFlags): Promise<void> {
+async function runImport(file: string, given: ImportFlags): Promise<void> {
+  const flags = { ...given, timeZone: given.timezone ?? given.timeZone };
   const { createTimeParser, importCdrFile, parseColumnsOption } = await import('../cdr/ingest/index.js');
   const { insertCdrRecords } = await import('../cdr/record-store.js');
   const { openStore } = await import('../store/index.js');
   const { createProgress } = await import('../shared/progress.js');
   // Options are checked before the store is opened, so a mistyped flag creates nothing.
   const layout = flags.columns === undefined ? undefined : parseColumnsOption(flags.columns);
-  createTimeParser(flags.timezone);
+  createTimeParser(flags.timeZone);
   const threads = await threadsFor(file, flags.jobs);
   const store = await openStore({ db: flags.db, dataDir: flags.dataDir });
   let shown = 0;
   try {
     const summary = await importCdrFile(file, (records) => insertCdrRecords(store, records), {
       layout,
-      timezone: flags.timezone,
+      timezone: flags.timeZone,
       strict: flags.strict,
       threads,
       progress: createProgress(),
@@ -73,19 +77,19 @@ async function runImport(file: string, flags: ImportFlags): Promise<void> {
 /** Adds the `cdr` command group to the program. */
 export function registerCdr(program: Command): void {
   const cdr = program.command('cdr').description('call detail records');
-  cdr
+  const importCommand = cdr
     .command('import')
     .description(
       'import an Asterisk CDR CSV (cdr_csv Master.csv with 16/17/18 columns, cdr_custom with 21, or any --columns list); ' +
         'records already stored are skipped',
     )
     .argument('<file>', 'the CSV file')
-    .option('--data-dir <dir>', 'data directory (the SQLite store is <dir>/branchgate.db)')
-    .option('--db <url>', 'SQLite file path or postgres:// URL (overrides --data-dir)')
     .option('--columns <names>', 'comma-separated cdr_custom field names, in file order (default: detect)')
-    .option('--timezone <zone>', 'IANA zone of the times in the file (usegmtime=yes: UTC)', 'UTC')
+    .option('--time-zone <zone>', 'IANA zone of the times in the file (usegmtime=yes: UTC)', 'UTC')
+    .addOption(new Option('--timezone <zone>', 'the same as --time-zone').hideHelp())
     .option('--strict', 'refuse the whole import when any line is bad (default: skip bad lines)')
     .option('--jobs <n>', 'threads checking the file (default: 2 for files of 32 MiB or more, else 1)')
     .action(runImport);
+  addStoreOptions(importCommand);
   registerCdrPushCommands(cdr);
 }

@@ -31,7 +31,7 @@ export function createTimeParser(zone: string): TimeParser {
   } catch {
     throw new CdrImportError(
       'bad_timezone',
-      `--timezone: ${JSON.stringify(zone)} is not an IANA time zone name`,
+      `--time-zone: ${JSON.stringify(zone)} is not an IANA time zone name`,
     );
   }
   const utc = format.resolvedOptions().timeZone === 'UTC';

@@ -59,6 +59,6 @@ describe('createTimeParser', () => {
 
   test('refuses a zone name that is not an IANA zone', () => {
     expect(() => createTimeParser('Mars/Olympus')).toThrow(CdrImportError);
-    expect(() => createTimeParser('Mars/Olympus')).toThrow(/--timezone: "Mars\/Olympus"/);
+    expect(() => createTimeParser('Mars/Olympus')).toThrow(/--time-zone: "Mars\/Olympus"/);
   });
 });

@@ -36,7 +36,7 @@ test('`cdr import` prints a summary and a skipped line, then refuses under --str
 
   const zone = branchgate('cdr', 'import', MASTER, '--db', db, '--timezone', 'Nowhere/Special');
   expect(zone.code).toBe(1);
-  expect(zone.stderr).toBe('branchgate: --timezone: "Nowhere/Special" is not an IANA time zone name\n');
+  expect(zone.stderr).toBe('branchgate: --time-zone: "Nowhere/Special" is not an IANA time zone name\n');
 });
 
 test('`cdr import --jobs 2` stores and reports exactly what one thread does', () => {
