@@ -11,6 +11,7 @@ import { applyStatusReport } from './delivery-reports.js';
 import { flushExpiredParts, pruneSeen, storeTakenPdu, type TakenPdu } from './inbox-store.js';
 import type { Modem, Scheduler, Timer } from './modem/index.js';
 import { decodePdu, PduError } from './pdu/index.js';
+import { SingleFlight } from './single-flight.js';
 import type { SmsLog } from './sms-log.js';
 
 /** What the collector needs. */
@@ -32,9 +33,11 @@ const SEEN_KEEP_MS = 30 * 86_400_000;
 
 /** Moves received messages from the modem into the store; see the top of this file. */
 export class InboxCollector {
-  private running: Promise<void> | undefined;
-  private again = false;
   private stopped = true;
+  private readonly flight = new SingleFlight(() => this.pass(), {
+    afterIdle: () => this.schedule(),
+    enabled: () => !this.stopped,
+  });
   private timer: Timer | undefined;
   private readonly kickListener = () => this.kick();
   private readonly reportListener = (report: { pdu: string }) => {
@@ -68,30 +71,17 @@ export class InboxCollector {
     m.off('status-report', this.reportListener);
     m.off('sms-direct', this.directListener);
     if (this.timer) this.p.scheduler.clearTimer(this.timer);
-    await this.running;
+    await this.flight.idle();
   }
 
   /** Runs a pass now (or right after the current one). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.pass().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      } else {
-        this.schedule();
-      }
-    });
+    this.flight.kick();
   }
 
   /** Resolves when no pass is running (for an orderly stop or a test's checkpoint). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    await this.flight.idle();
   }
 
   private schedule(): void {

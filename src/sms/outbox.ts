@@ -20,6 +20,7 @@ import {
 } from './outbox-store.js';
 import { encodeSubmit } from './pdu/index.js';
 import { isTransient, type RetryPolicy, retryDelayMs } from './send-policy.js';
+import { SingleFlight } from './single-flight.js';
 import type { SmsLog } from './sms-log.js';
 
 /** What the outbox needs. */
@@ -37,9 +38,8 @@ const BATCH = 10;
 
 /** Sends queued messages; see the top of this file. */
 export class Outbox {
-  private running: Promise<void> | undefined;
-  private again = false;
   private stopped = true;
+  private readonly flight = new SingleFlight(() => this.loop(), { enabled: () => !this.stopped });
   private timer: Timer | undefined;
   private readonly attempts = new EventEmitter();
   private readonly onReady = () => {
@@ -66,23 +66,12 @@ export class Outbox {
     this.stopped = true;
     this.p.modem.off('ready', this.onReady);
     if (this.timer) this.p.scheduler.clearTimer(this.timer);
-    await this.running;
+    await this.flight.idle();
   }
 
   /** Looks at the queue now (after the current pass, when one runs). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
-    });
+    this.flight.kick();
   }
 
   /** Resolves when an attempt at message id ends (sent, retry planned or failed), or after ms. */
