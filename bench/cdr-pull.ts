@@ -7,11 +7,8 @@
 //
 // Targets (issue 2): ours >= 0.7 x baseline requests/s; page 10,000 latency <= 1.5 x page 1.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -19,6 +16,7 @@ import pg from 'pg';
 import { addExtension } from '../src/auth/index.js';
 import { buildApp } from '../src/server/app.js';
 import { openStore, type Store } from '../src/store/index.js';
+import { createTestDatabase } from '../test/support/databases.js';
 import { type LoadResult, loadInWorker } from './support/http-load.js';
 
 const { values: args } = parseArgs({
@@ -109,6 +107,8 @@ async function startBaseline(kind: 'sqlite' | 'postgres', location: string) {
     };
   } else {
     const pool = new pg.Pool({ connectionString: location, max: 10 });
+    // As the store's own pool does: a cut idle connection is replaced, not fatal.
+    pool.on('error', (err) => process.emitWarning(`baseline pool: ${err.message}`));
     page = async (after, limit) => (await pool.query(pageSql, [after, limit])).rows as RawRow[];
     total = async () => Number((await pool.query('SELECT max(db_id) AS n FROM cdr')).rows[0].n);
     close = () => pool.end();
@@ -144,28 +144,9 @@ async function measure(url: string, headers: Record<string, string>, page: numbe
 }
 
 async function benchKind(kind: 'sqlite' | 'postgres'): Promise<string[]> {
-  let location: string;
-  let cleanup: () => Promise<void>;
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'bg-bench-'));
-    location = join(dir, 'bench.db');
-    cleanup = async () => rmSync(dir, { recursive: true, force: true });
-  } else {
-    const name = `bg_bench_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: args.pg });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(args.pg as string);
-    u.pathname = `/${name}`;
-    location = u.toString();
-    cleanup = async () => {
-      const c = new pg.Client({ connectionString: args.pg });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
+  const scratch = await createTestDatabase(kind, args.pg as string);
+  const location = scratch.url;
+  const cleanup = () => scratch.drop();
   const store = await openStore({ db: location });
   const t0 = performance.now();
   await seed(store);

@@ -8,12 +8,8 @@
 //
 // Targets (issue 5): >= 3,000 records/s one per request; >= 50,000 records/s in batches of 500.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { createDeliveryLeadership } from '../src/cdr/push/delivery-leadership.js';
 import {
   HttpSender,
@@ -27,6 +23,7 @@ import { insertCdrRecords, listCdrRecordsAfter } from '../src/cdr/record-store.j
 import { TimeFormatter, toWireRecord } from '../src/cdr/wire-record.js';
 import { systemClock } from '../src/shared/clock.js';
 import { openStore, type Store } from '../src/store/index.js';
+import { createTestDatabase } from '../test/support/databases.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -174,28 +171,9 @@ async function ours(store: Store, db: string, batch: number): Promise<{ ms: numb
 const rate = (ms: number) => Math.round((RECORDS / ms) * 1000);
 
 async function benchStore(kind: 'sqlite' | 'postgres', receiverUrl: string): Promise<void> {
-  let db: string;
-  let cleanup: () => Promise<void>;
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'bg-bench-push-'));
-    db = join(dir, 'branchgate.db');
-    cleanup = async () => rmSync(dir, { recursive: true, force: true });
-  } else {
-    const name = `bg_bench_push_${process.pid}`;
-    const admin = new pg.Client({ connectionString: args.pg });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(args.pg as string);
-    u.pathname = `/${name}`;
-    db = u.toString();
-    cleanup = async () => {
-      const c = new pg.Client({ connectionString: args.pg });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
+  const scratch = await createTestDatabase(kind, args.pg as string);
+  const db = scratch.url;
+  const cleanup = () => scratch.drop();
   const store = await openStore({ db });
   try {
     process.stdout.write(`\n${kind}: seeding ${RECORDS} records...\n`);

@@ -27,8 +27,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates a fresh database: a temp SQLite file, or a new PostgreSQL database on the test server. */
-export async function createTestDatabase(kind: 'sqlite' | 'postgres'): Promise<TestDatabase> {
+/**
+ * Creates a fresh database: a temp SQLite file, or a new PostgreSQL database on the server of
+ * `adminUrl` (default: the test server). Benchmarks use it too.
+ */
+export async function createTestDatabase(
+  kind: 'sqlite' | 'postgres',
+  adminUrl: string = PG_ADMIN_URL,
+): Promise<TestDatabase> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'bg-test-'));
     return {
@@ -37,19 +43,19 @@ export async function createTestDatabase(kind: 'sqlite' | 'postgres'): Promise<T
     };
   }
   const name = `bg_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(PG_ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     drop: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       try {
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
