@@ -4,17 +4,17 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addExtension } from '../../src/auth/index.js';
 import { insertCdrRecords } from '../../src/cdr/record-store.js';
 import { buildApp } from '../../src/server/app.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { fixtureRecords } from '../support/cdr-fixtures.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { openTestStore, type TestStore } from '../support/databases.js';
 
-let tdb: TestDatabase;
+let db: TestStore;
 let store: Store;
 let app: Awaited<ReturnType<typeof buildApp>>['app'];
 
 beforeAll(async () => {
-  tdb = await createTestDatabase('sqlite');
-  store = await openStore({ db: tdb.url });
+  db = await openTestStore('sqlite');
+  store = db.store;
   await addExtension(store, { number: '1001', secret: 's3cret', cdrAccess: true });
   await insertCdrRecords(store, fixtureRecords(1, 30));
   // Generous failure limits: the fuzzer fails authentication on purpose, thousands of times.
@@ -26,8 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
-  await store.close();
-  await tdb.drop();
+  await db.close();
 });
 
 const KEY = 'c0b7b5b6a0d0b3a1c02d0e0b0c3e1a7d1fd9d6d0d1a1e0b7b5b6a0d0b3a1c02d';

@@ -3,26 +3,25 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addExtension, addUser } from '../../src/auth/index.js';
 import { buildApp } from '../../src/server/app.js';
 import { redactUrl } from '../../src/server/logger.js';
-import { openStore, type Store } from '../../src/store/index.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import type { Store } from '../../src/store/index.js';
+import { openTestStore, type TestStore } from '../support/databases.js';
 
 const KEY = createHash('sha256').update('s3cret').digest('hex');
-let tdb: TestDatabase;
+let db: TestStore;
 let store: Store;
 const lines: string[] = [];
 let app: Awaited<ReturnType<typeof buildApp>>['app'];
 
 beforeAll(async () => {
-  tdb = await createTestDatabase('sqlite');
-  store = await openStore({ db: tdb.url });
+  db = await openTestStore('sqlite');
+  store = db.store;
   await addExtension(store, { number: '1001', secret: 's3cret', cdrAccess: true });
   await addUser(store, { username: 'admin', password: 'very-secret-pw', isAdmin: true });
   ({ app } = await buildApp({ store, logLevel: 'debug', logStream: { write: (l) => lines.push(l) } }));
 });
 afterAll(async () => {
   await app.close();
-  await store.close();
-  await tdb.drop();
+  await db.close();
 });
 
 test('keys, passwords, Authorization and cookies never reach the log; the URL key is redacted', async () => {

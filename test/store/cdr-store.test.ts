@@ -7,19 +7,16 @@ import {
 } from '../../src/cdr/record-store.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { fixtureRecord, fixtureRecords } from '../support/cdr-fixtures.js';
-import { createTestDatabase, storeKinds, type TestDatabase } from '../support/databases.js';
+import { openTestStore, storeKinds, type TestStore } from '../support/databases.js';
 
 describe.each(storeKinds())('CDR store on %s', (kind) => {
-  let tdb: TestDatabase;
+  let db: TestStore;
   let store: Store;
   beforeEach(async () => {
-    tdb = await createTestDatabase(kind);
-    store = await openStore({ db: tdb.url });
+    db = await openTestStore(kind);
+    store = db.store;
   });
-  afterEach(async () => {
-    await store.close();
-    await tdb.drop();
-  });
+  afterEach(async () => db.close());
 
   test('numbers new records densely from 1 and skips identities already stored', async () => {
     const first = await insertCdrRecords(store, fixtureRecords(1, 5));
@@ -86,7 +83,7 @@ describe.each(storeKinds())('CDR store on %s', (kind) => {
     // PostgreSQL: two pools, as two instances would have. SQLite: one process has one connection
     // (better-sqlite3 is synchronous, so a second in-process connection would wait on itself);
     // other processes serialise on the database write lock.
-    const other = kind === 'postgres' ? await openStore({ db: tdb.url }) : store;
+    const other = kind === 'postgres' ? await openStore({ db: db.url }) : store;
     try {
       const batches = Array.from({ length: 8 }, (_, b) => fixtureRecords(b * 50 + 1, b * 50 + 50));
       await Promise.all(batches.map((batch, b) => insertCdrRecords(b % 2 ? other : store, batch)));

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { openStore, type Store } from '../../src/store/index.js';
 
 /** Base URL of the PostgreSQL server the tests use. */
 export const PG_ADMIN_URL = process.env.BRANCHGATE_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -62,6 +63,28 @@ export async function createTestDatabase(
       } finally {
         await c.end();
       }
+    },
+  };
+}
+
+/** A migrated store on a fresh test database; close() closes it and drops the database. */
+export interface TestStore {
+  store: Store;
+  /** The --db value, to open the same database again (a second instance, the CLI). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens a migrated store on a fresh database of the given kind. */
+export async function openTestStore(kind: 'sqlite' | 'postgres'): Promise<TestStore> {
+  const tdb = await createTestDatabase(kind);
+  const store = await openStore({ db: tdb.url });
+  return {
+    store,
+    url: tdb.url,
+    close: async () => {
+      await store.close();
+      await tdb.drop();
     },
   };
 }

@@ -9,8 +9,8 @@ import { buildApp } from '../../src/server/app.js';
 import type { AppDeps } from '../../src/server/deps.js';
 import { loadTls } from '../../src/server/tls.js';
 import type { Clock } from '../../src/shared/clock.js';
-import { openStore, type Store } from '../../src/store/index.js';
-import { createTestDatabase, type TestDatabase } from './databases.js';
+import type { Store } from '../../src/store/index.js';
+import { openTestStore } from './databases.js';
 
 /** A running test server. */
 export interface TestServer {
@@ -30,8 +30,8 @@ export async function startTestServer(
 ): Promise<TestServer> {
   tlsDir ??= mkdtempSync(join(tmpdir(), 'bg-tls-'));
   const tls = await loadTls(tlsDir);
-  const tdb: TestDatabase = await createTestDatabase(kind);
-  const store = await openStore({ db: tdb.url });
+  const db = await openTestStore(kind);
+  const store = db.store;
   const { app, deps } = await buildApp({
     store,
     logLevel: 'silent',
@@ -50,8 +50,7 @@ export async function startTestServer(
     store,
     close: async () => {
       await app.close();
-      await store.close();
-      await tdb.drop();
+      await db.close();
     },
   };
 }
