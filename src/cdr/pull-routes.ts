@@ -104,7 +104,7 @@ export async function cdrPullRoutes(app: FastifyInstance, deps: AppDeps): Promis
       return true;
     }
     const verdict = creds.kind === 'malformed' ? 'bad' : await keys.check(creds.number, creds.key);
-    if (verdict === 'bad') {
+    if (creds.kind === 'malformed' || verdict === 'bad') {
       await deps.failures.fail(client);
       reply.header('WWW-Authenticate', REALM);
       await sendError(
@@ -115,11 +115,7 @@ export async function cdrPullRoutes(app: FastifyInstance, deps: AppDeps): Promis
       return false;
     }
     if (verdict === 'no_access') {
-      await sendError(
-        reply,
-        'forbidden',
-        `extension ${(creds as { number: string }).number} has no CDR Access`,
-      );
+      await sendError(reply, 'forbidden', `extension ${creds.number} has no CDR Access`);
       return false;
     }
     await deps.failures.succeed(client);

@@ -41,14 +41,10 @@ export interface BuiltApp {
 /** Builds the app (not yet listening). */
 export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const clock = options.clock ?? systemClock;
-  const logger = loggerOptions(options.logLevel ?? 'info', options.logStream);
   const serverOptions: FastifyServerOptions & { https?: { key: string | Buffer; cert: string | Buffer } } = {
-    logger: logger === false ? false : logger,
+    logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: false,
-    // The whole query string is parsed by node's querystring: repeated keys become arrays, which
-    // the routes reject with 400 instead of guessing.
-    routerOptions: { maxParamLength: 200 },
   };
   if (options.https) serverOptions.https = options.https;
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
