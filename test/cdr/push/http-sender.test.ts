@@ -421,22 +421,38 @@ describe('HttpSender', () => {
     expect(await s.send(request(good.url))).toMatchObject({ ok: true, status: 200, body: 'fine' });
   });
 
-  test('a long body is cut to its first 500 characters, yet read in full so the connection is reused', async () => {
-    const alphabet = 'abcdéfghij☎klmnopqrstuvwxyz';
-    const long = Array.from({ length: 40_000 }, (_, i) => alphabet[i % alphabet.length]).join('');
-    const peer = await httpServer((req, res) => {
-      const text = req.body.toString() === 'long' ? long : 'short';
-      res.writeHead(200, { 'content-length': String(Buffer.byteLength(text)) });
-      // Several writes, so the body arrives in pieces.
-      for (let i = 0; i < text.length; i += 7000) res.write(text.slice(i, i + 7000));
-      res.end();
-    });
-    const s = sender();
-    const a = await s.send(request(peer.url, 'long'));
+  test.each(['content-length', 'chunked'] as const)(
+    'a long %s body is cut to its first 500 characters, yet read in full so the connection is reused',
+    async (framing) => {
+      const alphabet = 'abcdéfghij☎klmnopqrstuvwxyz';
+      const long = Array.from({ length: 40_000 }, (_, i) => alphabet[i % alphabet.length]).join('');
+      const peer = await httpServer((req, res) => {
+        const text = req.body.toString() === 'long' ? long : 'short';
+        // node:http frames the answer as chunked when no Content-Length is set.
+        if (framing === 'content-length') res.setHeader('content-length', String(Buffer.byteLength(text)));
+        res.writeHead(200);
+        // Several writes, so the body arrives in pieces.
+        for (let i = 0; i < text.length; i += 7000) res.write(text.slice(i, i + 7000));
+        res.end();
+      });
+      const s = sender();
+      const a = await s.send(request(peer.url, 'long'));
+      expect(a).toMatchObject({ ok: true, status: 200 });
+      expect(a.body).toBe(long.slice(0, 500));
+      expect(await s.send(request(peer.url, 'next'))).toMatchObject({ ok: true, status: 200, body: 'short' });
+      expect(peer.connections()).toBe(1);
+    },
+  );
+
+  test('a 1 MiB request body arrives byte for byte', async () => {
+    const peer = await okServer();
+    const body = 'Zoë ☎ 😀 '.repeat(80_000);
+    expect(Buffer.byteLength(body)).toBeGreaterThan(1 << 20);
+    const a = await sender({ timeoutMs: 5000 }).send(request(peer.url, body));
     expect(a).toMatchObject({ ok: true, status: 200 });
-    expect(a.body).toBe(long.slice(0, 500));
-    expect(await s.send(request(peer.url, 'next'))).toMatchObject({ ok: true, status: 200, body: 'short' });
-    expect(peer.connections()).toBe(1);
+    expect(peer.requests).toHaveLength(1);
+    expect(peer.requests[0]?.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(peer.requests[0]?.body.equals(Buffer.from(body, 'utf8'))).toBe(true);
   });
 
   test.each(['a\r\nX-Injected: 1', 'a\nX-Injected: 1', 'a\rb'])(
