@@ -87,6 +87,21 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
     const batch = settings.batch_size;
     const rows = await listCdrRecordsAfter(store, cursor, chunkRows(batch));
     if (rows.length === 0) return result;
+    // The request for rows[i..i+batch), built while the previous cursor write is on its way.
+    const build = (i: number) => {
+      const group = rows.slice(i, i + batch);
+      const request = buildPushRequest(
+        settings,
+        group.map((r) => toWireRecord(r, ctx.time)),
+      );
+      return {
+        group,
+        request,
+        first: group[0]?.db_id as number,
+        last: group[group.length - 1]?.db_id as number,
+      };
+    };
+    let next = build(0);
     for (let i = 0; i < rows.length; i += batch) {
       if (ctx.shouldStop?.()) return { ...result, outcome: 'stopped' };
       // A slow receiver can make a chunk outlast a lease: renew it on time as well.
@@ -94,12 +109,9 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
         if (!(await leadership.acquire())) return { ...result, outcome: 'not_leader' };
         leaderCheckedMs = clock.now();
       }
-      const group = rows.slice(i, i + batch);
-      const wire = group.map((r) => toWireRecord(r, ctx.time));
-      const first = group[0]?.db_id as number;
-      const last = group[group.length - 1]?.db_id as number;
+      const { group, request, first, last } = next;
       const atMs = clock.now();
-      const answer = await ctx.sender.send(buildPushRequest(settings, wire));
+      const answer = await ctx.sender.send(request);
       result.requests++;
       const attempt: DeliveryAttempt = {
         atMs,
@@ -121,7 +133,10 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
         return { ...result, outcome: 'failed' };
       }
       pending.push(attempt);
-      if (!(await advance(last, atMs))) return { ...result, outcome: 'moved' };
+      const advanced = advance(last, atMs);
+      // Only prepared here, not sent: the next request leaves after the cursor write commits.
+      if (i + batch < rows.length) next = build(i + batch);
+      if (!(await advanced)) return { ...result, outcome: 'moved' };
       cursor = last;
       result.acknowledged += group.length;
     }
