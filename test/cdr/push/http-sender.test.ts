@@ -274,6 +274,90 @@ describe('HttpSender', () => {
     });
   });
 
+  test('a UTF-8 body arriving byte by byte decodes whole characters', async () => {
+    const text = 'Zoë ☎ 😀 done';
+    const peer = await rawServer((_req, socket) => {
+      void trickle(
+        socket,
+        `HTTP/1.1 200 OK\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${Buffer.from(text).toString('latin1')}`,
+      );
+    });
+    expect(await sender().send(request(peer.url))).toMatchObject({ ok: true, status: 200, body: text });
+  });
+
+  test.each([
+    ['no reason phrase', 'HTTP/1.1 201\r\nContent-Length: 2\r\n\r\nok', 201],
+    ['an empty reason phrase', 'HTTP/1.1 202 \r\nContent-Length: 2\r\n\r\nok', 202],
+    ['a long reason phrase', 'HTTP/1.1 200 Fine By Us\r\nContent-Length: 2\r\n\r\nok', 200],
+    ['upper-case names and no space after the colon', 'HTTP/1.1 200 OK\r\nCONTENT-LENGTH:2\r\n\r\nok', 200],
+    ['padding around the value', 'HTTP/1.1 200 OK\r\nContent-Length:   2  \r\n\r\nok', 200],
+    [
+      'a chunked answer in upper case',
+      'HTTP/1.1 200 OK\r\nTRANSFER-ENCODING: CHUNKED\r\n\r\n2\r\nok\r\n0\r\n\r\n',
+      200,
+    ],
+  ])('an answer with %s is understood', async (_what, bytes, status) => {
+    const peer = await rawServer((_req, socket) => socket.write(bytes));
+    const s = sender();
+    expect(await s.send(request(peer.url))).toMatchObject({ ok: true, status, error: '', body: 'ok' });
+    expect(await s.send(request(peer.url))).toMatchObject({ ok: true, status, body: 'ok' });
+    expect(peer.connections()).toBe(1);
+  });
+
+  test.each([
+    [
+      'two different Content-Lengths',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 4\r\n\r\nokok',
+    ],
+    ['a Content-Length that is not a number', 'HTTP/1.1 200 OK\r\nContent-Length: two\r\n\r\nok'],
+    ['a negative Content-Length', 'HTTP/1.1 200 OK\r\nContent-Length: -2\r\n\r\nok'],
+    [
+      'a chunk size that is not hex',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nok\r\n0\r\n\r\n',
+    ],
+    ['a status that is not a number', 'HTTP/1.1 2x0 OK\r\nContent-Length: 2\r\n\r\nok'],
+  ])('an answer with %s is refused', async (_what, bytes) => {
+    const peer = await rawServer((_req, socket) => socket.write(bytes));
+    const a = await sender().send(request(peer.url));
+    expect(a.ok).toBe(false);
+    expect(a.error).not.toBe('');
+  });
+
+  test('an unsolicited extra answer after the first is never taken as the next request’s answer', async () => {
+    const peer = await rawServer((req, socket) => {
+      if (req.body.toString() === 'one') {
+        socket.write(
+          'HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\noneHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nstale',
+        );
+      } else socket.write('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfresh');
+    });
+    const s = sender();
+    expect(await s.send(request(peer.url, 'one'))).toMatchObject({ ok: true, status: 200, body: 'one' });
+    await sleep(20);
+    expect(await s.send(request(peer.url, 'two'))).toMatchObject({ ok: true, status: 200, body: 'fresh' });
+    expect(peer.requests.map((r) => r.body.toString())).toEqual(['one', 'two']);
+  });
+
+  test('an IPv6 literal URL connects to the address and sends the bracketed Host', async () => {
+    const hosts: string[] = [];
+    const server = http.createServer((req, res) => {
+      hosts.push(req.headers.host ?? '');
+      res.end('v6');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '::1', resolve));
+    cleanups.push(async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    });
+    const port = (server.address() as net.AddressInfo).port;
+    expect(await sender().send(request(`http://[::1]:${port}/cdr`))).toMatchObject({
+      ok: true,
+      status: 200,
+      body: 'v6',
+    });
+    expect(hosts).toEqual([`[::1]:${port}`]);
+  });
+
   test('a 204 without a body is ok and its connection is reused', async () => {
     const peer = await rawServer((_req, socket) => socket.write('HTTP/1.1 204 No Content\r\n\r\n'));
     const s = sender();
