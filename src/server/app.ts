@@ -10,6 +10,7 @@ import { cdrPushRoutes } from '../cdr/push/routes.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { type SmsGateway, smsRoutes } from '../sms/index.js';
 import type { Store } from '../store/index.js';
+import { consoleRoutes } from '../web/index.js';
 import type { AppDeps } from './deps.js';
 import { installErrorHandlers } from './error-handler.js';
 import { loggerOptions } from './logger.js';
@@ -68,5 +69,6 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await cdrPullRoutes(app, deps);
   await app.register(smsRoutes(deps, options.sms));
   await cdrPushRoutes(app, deps);
+  await app.register(consoleRoutes(deps));
   return { app, deps };
 }

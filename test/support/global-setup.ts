@@ -1,5 +1,7 @@
-// Runs once before the suite: finds which database servers are reachable and tells the workers
-// through the environment. Under CI=true a missing server fails the run instead of skipping.
+// Runs once before the suite: finds which database servers are reachable, and whether Debian's
+// chromium is installed for the browser tests, and tells the workers through the environment.
+// Under CI=true a missing server or browser fails the run instead of skipping.
+import { accessSync, constants } from 'node:fs';
 import pg from 'pg';
 import { PG_ADMIN_URL } from './databases.js';
 
@@ -13,6 +15,18 @@ async function postgresUp(): Promise<boolean> {
     return false;
   } finally {
     await c.end().catch(() => {});
+  }
+}
+
+/** Where the browser tests (test/web) expect Debian's chromium. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+function chromiumInstalled(): boolean {
+  try {
+    accessSync(CHROMIUM_PATH, constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -30,6 +44,18 @@ export default async function setup(): Promise<void> {
     process.stderr.write(
       `\n*** SKIPPED: ${what} not reachable (PostgreSQL at ${PG_ADMIN_URL}); ` +
         `tests against ${what} are skipped on this machine ***\n\n`,
+    );
+  }
+  const chromium = chromiumInstalled();
+  process.env.BRANCHGATE_TEST_HAS_CHROMIUM = chromium ? '1' : '0';
+  if (!chromium) {
+    if (ci)
+      throw new Error(
+        `CI=true but chromium is not installed at ${CHROMIUM_PATH}: the browser tests must run`,
+      );
+    process.stderr.write(
+      `\n*** SKIPPED: chromium not installed at ${CHROMIUM_PATH} (apt-get install chromium); ` +
+        `the admin console browser tests (test/web) are skipped on this machine ***\n\n`,
     );
   }
 }

@@ -1,0 +1,172 @@
+// PBX > Settings > Extra Configurations: sends the CDR API form to PUT /api/settings/cdr-push as a
+// JSON patch (secrets only when typed or cleared), runs "send test record" and replay, and shows
+// each answer or the API's error. All text goes into the page through textContent, never as HTML.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const SECRETS = ['api_key', 'bearer_token', 'password'];
+
+class ApiError extends Error {}
+
+// Calls the JSON API; a lost session goes back to the login page.
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(`could not reach the server: ${err.message}`);
+  }
+  if (res.status === 401 && path !== '/api/logout') {
+    location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
+    throw new ApiError('not logged in any more');
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    // no JSON body
+  }
+  if (!res.ok) throw new ApiError(data?.error?.message ?? `HTTP ${res.status}`);
+  return data;
+}
+
+function show(box, text, kind) {
+  box.textContent = text;
+  box.className = `result ${kind}`;
+}
+
+const logout = $('logout');
+if (logout) {
+  logout.addEventListener('click', async () => {
+    try {
+      await api('POST', '/api/logout', {});
+    } finally {
+      location.assign('/login');
+    }
+  });
+}
+
+const form = $('cdr-push-form');
+if (form) {
+  const errorBox = $('settings-error');
+  const saved = $('settings-saved');
+  const num = (id) => {
+    const v = $(id).value.trim();
+    return v === '' ? null : Number(v);
+  };
+
+  const clearMarks = () => {
+    errorBox.hidden = true;
+    errorBox.textContent = '';
+    saved.textContent = '';
+    for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+  };
+
+  // The API's messages start with the setting's name ("interval_seconds: ..."): mark that input.
+  const markField = (message) => {
+    const name = /^([a-z_]+):/.exec(message)?.[1];
+    const el = name ? $(name) : null;
+    if (!el || !form.contains(el)) return;
+    el.setAttribute('aria-invalid', 'true');
+    el.setAttribute('aria-describedby', 'settings-error');
+    el.focus();
+  };
+
+  const showSettings = (view) => {
+    $('enabled').checked = view.enabled;
+    $('url').value = view.url;
+    $('method').value = view.method;
+    $('username').value = view.username;
+    $('interval_seconds').value = String(view.interval_seconds);
+    $('batch_size').value = String(view.batch_size);
+    $('send_history').checked = view.send_history;
+    for (const box of form.querySelectorAll('input[name=fields]'))
+      box.checked = view.fields.includes(box.value);
+    for (const name of SECRETS) {
+      const isSet = view[`${name}_set`];
+      const state = $(`${name}-state`);
+      state.textContent = isSet ? 'set' : 'not set';
+      state.dataset.set = String(isSet);
+      $(name).value = '';
+      $(name).placeholder = isSet ? 'set; leave empty to keep it' : 'not set';
+      $(`${name}-clear`).checked = false;
+    }
+    $('status-enabled').textContent = view.enabled ? 'enabled' : 'disabled';
+  };
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearMarks();
+    const patch = {
+      enabled: $('enabled').checked,
+      url: $('url').value.trim(),
+      method: $('method').value,
+      username: $('username').value,
+      fields: [...form.querySelectorAll('input[name=fields]:checked')].map((b) => b.value),
+      interval_seconds: num('interval_seconds'),
+      batch_size: num('batch_size'),
+      send_history: $('send_history').checked,
+    };
+    // A secret is sent only when typed (set it) or when its Clear box is ticked (""); else kept.
+    for (const name of SECRETS) {
+      if ($(`${name}-clear`).checked) patch[name] = '';
+      else if ($(name).value !== '') patch[name] = $(name).value;
+    }
+    const button = $('save');
+    button.disabled = true;
+    try {
+      showSettings(await api('PUT', '/api/settings/cdr-push', patch));
+      saved.textContent = 'Saved.';
+    } catch (err) {
+      errorBox.textContent = `Not saved: ${err.message}`;
+      errorBox.hidden = false;
+      markField(err.message);
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  $('send-test').addEventListener('click', async () => {
+    const box = $('test-result');
+    const button = $('send-test');
+    button.disabled = true;
+    show(box, 'Sending...', 'pending');
+    try {
+      const a = await api('POST', '/api/cdr-push/test', {});
+      const head = a.ok ? 'Acknowledged' : 'Failed';
+      const status = a.status === null ? 'no answer' : `HTTP ${a.status}`;
+      show(
+        box,
+        `${head}: ${status} in ${a.latency_ms} ms${a.error ? ` (${a.error})` : ''}`,
+        a.ok ? 'ok' : 'error',
+      );
+      if (a.body) {
+        const pre = document.createElement('pre');
+        pre.textContent = a.body;
+        box.append(document.createElement('br'), 'Answer starts: ', pre);
+      }
+    } catch (err) {
+      show(box, `Not sent: ${err.message}`, 'error');
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  $('replay-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const box = $('replay-result');
+    try {
+      const r = await api('POST', '/api/cdr-push/replay', { from_db_id: num('from_db_id') });
+      show(box, `The next run sends again from db_id ${r.from_db_id}; backlog ${r.backlog} record(s).`, 'ok');
+      $('status-backlog').textContent = String(r.backlog);
+      $('status-acked').textContent = String(r.last_acknowledged_db_id);
+    } catch (err) {
+      show(box, `Not replayed: ${err.message}`, 'error');
+    }
+  });
+}

@@ -1,0 +1,131 @@
+// The admin console's routes: GET /login, GET / and the console pages (server-rendered HTML; a
+// request without an admin session is sent to /login and back), and the static CSS/JS files.
+// Pages only read; every change goes through the JSON REST API from the page's script, so the
+// console has exactly the API's validation and the API's CSRF defence (docs/console.md).
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { UserInfo } from '../auth/index.js';
+import {
+  backlogOf,
+  listDeliveryLog,
+  loadCdrPushSettings,
+  readPushState,
+  settingsView,
+} from '../cdr/push/index.js';
+import type { AppDeps } from '../server/deps.js';
+import { sendError } from '../server/error-catalogue.js';
+import {
+  EXTRA_CONFIGURATIONS_PATH,
+  type ExtraConfigurationsData,
+  extraConfigurationsPage,
+  notAdminPage,
+} from './extra-configurations-page.js';
+import { ASSET_PREFIX } from './layout.js';
+import { loginPage } from './login-page.js';
+
+/** What the console needs from the app. */
+export type ConsoleDeps = Pick<AppDeps, 'store' | 'sessionUser'>;
+
+/** How many delivery attempts the page lists. */
+export const ATTEMPTS_SHOWN = 50;
+
+/** Headers of every console response: scripts and styles only from our own files, no framing. */
+export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
+// Pages a login may return to; anything else in ?next= is ignored (no open redirect).
+const PAGES = new Set(['/', EXTRA_CONFIGURATIONS_PATH]);
+
+const ASSETS: Record<string, string> = {
+  'console.css': 'text/css; charset=utf-8',
+  'login.js': 'text/javascript; charset=utf-8',
+  'extra-configurations.js': 'text/javascript; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
+};
+
+function loadAssets(): Map<string, { type: string; body: string }> {
+  const out = new Map<string, { type: string; body: string }>();
+  for (const [name, type] of Object.entries(ASSETS)) {
+    out.set(name, { type, body: readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8') });
+  }
+  return out;
+}
+
+const sendHtml = (reply: FastifyReply, page: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(page);
+
+/** The console as a Fastify plugin (its security headers stay inside it). */
+export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
+    const assets = loadAssets();
+
+    app.addHook('onSend', async (_request, reply, payload) => {
+      reply.headers(CONSOLE_SECURITY_HEADERS);
+      return payload;
+    });
+
+    // The admin of a page request, or null after answering it (redirect to login, or 403).
+    const adminOf = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
+      const user = await deps.sessionUser(request);
+      if (!user) {
+        await reply.redirect(`/login?next=${encodeURIComponent(path)}`, 303);
+        return null;
+      }
+      if (!user.isAdmin) {
+        await sendHtml(reply, notAdminPage(user.username), 403);
+        return null;
+      }
+      return user;
+    };
+
+    app.get<{ Querystring: { next?: string } }>('/login', async (request, reply) => {
+      const asked = request.query.next;
+      const next = typeof asked === 'string' && PAGES.has(asked) ? asked : EXTRA_CONFIGURATIONS_PATH;
+      const user = await deps.sessionUser(request);
+      if (user?.isAdmin) return reply.redirect(next, 303);
+      return sendHtml(reply, loginPage(next));
+    });
+
+    app.get('/', async (request, reply) => {
+      if (!(await adminOf(request, reply, '/'))) return reply;
+      return reply.redirect(EXTRA_CONFIGURATIONS_PATH, 303);
+    });
+
+    app.get(EXTRA_CONFIGURATIONS_PATH, async (request, reply) => {
+      const user = await adminOf(request, reply, EXTRA_CONFIGURATIONS_PATH);
+      if (!user) return reply;
+      return sendHtml(reply, extraConfigurationsPage(await pageData(deps, user)));
+    });
+
+    app.get<{ Params: { name: string } }>(`${ASSET_PREFIX}/:name`, async (request, reply) => {
+      const asset = assets.get(request.params.name);
+      if (!asset) return sendError(reply, 'not_found', `no console file ${request.params.name}`);
+      return reply.type(asset.type).send(asset.body);
+    });
+  };
+}
+
+async function pageData(deps: ConsoleDeps, user: UserInfo): Promise<ExtraConfigurationsData> {
+  const [settings, state, attempts] = await Promise.all([
+    loadCdrPushSettings(deps.store),
+    readPushState(deps.store.db),
+    listDeliveryLog(deps.store, ATTEMPTS_SHOWN),
+  ]);
+  return {
+    username: user.username,
+    settings: settingsView(settings),
+    status: {
+      enabled: settings.enabled,
+      lastAcknowledgedDbId: state.ackedDbId,
+      backlog: await backlogOf(deps.store, state),
+      failingSinceMs: state.failingSinceMs,
+      lastSuccessMs: state.lastSuccessMs,
+      attempts,
+    },
+  };
+}

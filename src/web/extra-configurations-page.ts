@@ -1,0 +1,188 @@
+// PBX > Settings > Extra Configurations: the CDR API section (push settings, secrets shown only as
+// set / not set), "send test record", replay, and the delivery status with the recent attempts.
+// The form is filled here from the saved settings; extra-configurations.js sends it to the REST API.
+import type { CdrPushSettingsView, DeliveryAttempt } from '../cdr/push/index.js';
+import { CDR_WIRE_FIELDS } from '../cdr/record.js';
+import { type Html, html } from './html.js';
+import { layout } from './layout.js';
+
+/** The page's path. */
+export const EXTRA_CONFIGURATIONS_PATH = '/pbx/settings/extra-configurations';
+
+/** The breadcrumb the page is titled with. */
+export const EXTRA_CONFIGURATIONS_TITLE = 'PBX > Settings > Extra Configurations';
+
+/** The delivery status shown under the form (what GET /api/cdr-push/log answers). */
+export interface DeliveryStatus {
+  enabled: boolean;
+  lastAcknowledgedDbId: number | null;
+  backlog: number;
+  failingSinceMs: number | null;
+  lastSuccessMs: number | null;
+  attempts: readonly DeliveryAttempt[];
+}
+
+/** What the page shows. */
+export interface ExtraConfigurationsData {
+  username: string;
+  settings: CdrPushSettingsView;
+  status: DeliveryStatus;
+}
+
+const SECRETS = [
+  { name: 'api_key', label: 'API Key', set: (s: CdrPushSettingsView) => s.api_key_set },
+  { name: 'bearer_token', label: 'Bearer Token', set: (s: CdrPushSettingsView) => s.bearer_token_set },
+  { name: 'password', label: 'Password', set: (s: CdrPushSettingsView) => s.password_set },
+] as const;
+
+const checked = (on: boolean) => (on ? html` checked` : '');
+const iso = (ms: number) => new Date(ms).toISOString();
+const timeOf = (ms: number | null, none: string): Html | string =>
+  ms === null ? none : html`<time datetime="${iso(ms)}">${iso(ms)}</time>`;
+
+function secretRow(name: string, label: string, isSet: boolean): Html {
+  const state = isSet ? 'set' : 'not set';
+  const placeholder = isSet ? 'set; leave empty to keep it' : 'not set';
+  return html`<div class="row secret">
+    <label for="${name}">${label}</label>
+    <input id="${name}" name="${name}" type="password" autocomplete="new-password" placeholder="${placeholder}" aria-describedby="${name}-state">
+    <span class="state" id="${name}-state" data-set="${String(isSet)}">${state}</span>
+    <span class="clear"><input type="checkbox" id="${name}-clear"> <label for="${name}-clear">Clear ${label}</label></span>
+  </div>`;
+}
+
+function settingsForm(s: CdrPushSettingsView): Html {
+  const method = (m: string) =>
+    html`<option value="${m}"${s.method === m ? html` selected` : ''}>${m}</option>`;
+  const field = (f: string) =>
+    html`<span class="field"><input type="checkbox" id="field-${f}" name="fields" value="${f}"${checked(
+      s.fields.includes(f as (typeof s.fields)[number]),
+    )}> <label for="field-${f}">${f}</label></span>`;
+  const [apiKey, bearer, password] = SECRETS;
+  return html`<form id="cdr-push-form" class="card" novalidate>
+  <div id="settings-error" class="error" role="alert" hidden></div>
+  <p id="settings-saved" class="ok" role="status"></p>
+  <div class="row">
+    <span class="label-cell"></span>
+    <span><input type="checkbox" id="enabled" name="enabled"${checked(s.enabled)}> <label for="enabled">Enabled</label></span>
+  </div>
+  <div class="row">
+    <label for="url">API URL</label>
+    <input id="url" name="url" type="url" value="${s.url}" placeholder="https://crm.example/cdr" autocomplete="off">
+  </div>
+  <div class="row">
+    <label for="method">Method</label>
+    <select id="method" name="method">${method('POST')}${method('PUT')}</select>
+  </div>
+  ${secretRow(apiKey.name, apiKey.label, apiKey.set(s))}
+  ${secretRow(bearer.name, bearer.label, bearer.set(s))}
+  <div class="row">
+    <label for="username">Username</label>
+    <input id="username" name="username" value="${s.username}" autocomplete="off">
+  </div>
+  ${secretRow(password.name, password.label, password.set(s))}
+  <fieldset id="fields" tabindex="-1">
+    <legend>Parameters (record fields to send)</legend>
+    ${CDR_WIRE_FIELDS.map(field)}
+  </fieldset>
+  <div class="row">
+    <label for="interval_seconds">Interval (seconds)</label>
+    <input id="interval_seconds" name="interval_seconds" type="number" min="1" max="86400" step="1" value="${s.interval_seconds}">
+  </div>
+  <div class="row">
+    <label for="batch_size">Batch size</label>
+    <input id="batch_size" name="batch_size" type="number" min="1" max="1000" step="1" value="${s.batch_size}">
+  </div>
+  <div class="row">
+    <span class="label-cell"></span>
+    <span><input type="checkbox" id="send_history" name="send_history"${checked(s.send_history)}> <label for="send_history">Send history (stored records too, on the first enable)</label></span>
+  </div>
+  <div class="actions"><button type="submit" id="save">Save</button></div>
+</form>`;
+}
+
+function attemptRow(a: DeliveryAttempt): Html {
+  const ids =
+    a.firstDbId === null
+      ? '-'
+      : a.firstDbId === a.lastDbId
+        ? String(a.firstDbId)
+        : `${a.firstDbId}-${a.lastDbId}`;
+  return html`<tr>
+    <td>${timeOf(a.atMs, '')}</td>
+    <td>${a.kind}</td>
+    <td>${ids}</td>
+    <td class="num">${a.records}</td>
+    <td class="num">${a.status ?? '-'}</td>
+    <td class="num">${Math.round(a.latencyMs)} ms</td>
+    <td>${a.error}</td>
+  </tr>`;
+}
+
+function statusSection(st: DeliveryStatus): Html {
+  const rows =
+    st.attempts.length === 0
+      ? html`<tr><td colspan="7">No attempts yet.</td></tr>`
+      : st.attempts.map(attemptRow);
+  return html`<section aria-labelledby="status-heading">
+  <h2 id="status-heading">Delivery status</h2>
+  <dl class="status card">
+    <dt>Delivery</dt><dd id="status-enabled">${st.enabled ? 'enabled' : 'disabled'}</dd>
+    <dt>Backlog</dt><dd id="status-backlog">${st.backlog}</dd>
+    <dt>Last acknowledged db_id</dt><dd id="status-acked">${st.lastAcknowledgedDbId ?? 'none (never enabled)'}</dd>
+    <dt>Failing since</dt><dd id="status-failing">${timeOf(st.failingSinceMs, 'not failing')}</dd>
+    <dt>Last success</dt><dd id="status-success">${timeOf(st.lastSuccessMs, 'none')}</dd>
+  </dl>
+  <p><a href="${EXTRA_CONFIGURATIONS_PATH}">Refresh</a></p>
+  <table id="attempts">
+    <caption>Recent attempts, newest first</caption>
+    <thead><tr><th scope="col">Time (UTC)</th><th scope="col">Kind</th><th scope="col">db_ids</th><th scope="col">Records</th><th scope="col">HTTP status</th><th scope="col">Latency</th><th scope="col">Error</th></tr></thead>
+    <tbody>${rows}</tbody>
+  </table>
+</section>`;
+}
+
+/** The whole page. */
+export function extraConfigurationsPage(d: ExtraConfigurationsData): string {
+  const body = html`<nav aria-label="Breadcrumb" class="breadcrumb"><ol><li>PBX</li><li>Settings</li><li aria-current="page">Extra Configurations</li></ol></nav>
+<h1>${EXTRA_CONFIGURATIONS_TITLE}</h1>
+<section aria-labelledby="cdr-api-heading">
+  <h2 id="cdr-api-heading">CDR API</h2>
+  <p class="hint">Sends new call records to your API, one interval after the end of each run. Secrets are
+  never shown: leave a secret empty to keep it, or tick its "Clear" box to remove it.</p>
+  ${settingsForm(d.settings)}
+</section>
+<section aria-labelledby="tools-heading">
+  <h2 id="tools-heading">Test and replay</h2>
+  <div class="card">
+    <p class="hint">Both use the saved settings.</p>
+    <div class="row">
+      <span class="label-cell"></span>
+      <span><button type="button" id="send-test">Send test record</button></span>
+    </div>
+    <div id="test-result" class="result" role="status"></div>
+    <form id="replay-form" novalidate>
+      <div class="row">
+        <label for="from_db_id">Replay from db_id</label>
+        <input id="from_db_id" name="from_db_id" type="number" min="1" step="1">
+        <button type="submit" id="replay">Replay</button>
+      </div>
+    </form>
+    <div id="replay-result" class="result" role="status"></div>
+  </div>
+</section>
+${statusSection(d.status)}`;
+  return layout({
+    title: EXTRA_CONFIGURATIONS_TITLE,
+    script: 'extra-configurations.js',
+    username: d.username,
+    body,
+  });
+}
+
+/** The page a logged-in user who is not an administrator gets (403). */
+export function notAdminPage(username: string): string {
+  const body = html`<h1>Not allowed</h1>
+<p class="error" role="alert">User ${username} is not an administrator; the console is for administrators only.</p>`;
+  return layout({ title: 'Not allowed', script: 'extra-configurations.js', username, body });
+}
