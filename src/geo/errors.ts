@@ -15,7 +15,9 @@ export type GeoErrorCode =
   | 'code_not_found'
   | 'file_unreadable'
   | 'usage'
-  | 'export_unsupported';
+  | 'export_unsupported'
+  | 'regexp_invalid'
+  | 'ip_invalid';
 
 /** A geo failure: bad source line, corrupt .dat, unknown list code, unsupported conversion. */
 export class GeoError extends AppError<GeoErrorCode> {}

@@ -1,4 +1,5 @@
-// The geo area's public surface: compilers (site, IP), the .dat reader, text forms and exports.
+// The geo area's public surface: compilers (site, IP), the .dat reader, text forms, exports and
+// the matchers.
 // Other areas (server routes, the matcher) import from here only.
 
 export { type ByteSource, fileSource, memorySource } from './byte-source.js';
@@ -36,4 +37,6 @@ export {
 export { compileSites } from './site-compiler.js';
 export { decodeGeoSite } from './site-decoder.js';
 export { encodeGeoSiteList } from './site-encoder.js';
+export { normalizeDomain, SiteMatcher } from './site-matcher.js';
+export { compileSiteRegex, type SiteRegex } from './site-regex.js';
 export { parseSiteSource } from './site-source.js';

@@ -1,0 +1,102 @@
+// Aho-Corasick automaton over a set of strings: one pass over a text reports every pattern that
+// occurs in it. Compiled to a dense transition table (states x alphabet) in typed arrays, so a
+// scan is table lookups only: no allocation, no backtracking.
+//   patterns -> trie -> failure links (BFS) -> full DFA table + flattened outputs per state
+
+/** Finds every pattern occurring in a text; pattern ids are indexes into the constructor's array. */
+export class KeywordAutomaton {
+  /** Symbol of each ASCII code (0 = a character no pattern contains). */
+  private readonly ascii = new Int32Array(128);
+  /** Symbols of non-ASCII characters that occur in patterns. */
+  private readonly wide = new Map<number, number>();
+  private readonly alphabet: number;
+  private readonly delta: Int32Array;
+  private readonly outStart: Int32Array;
+  private readonly outIds: Int32Array;
+  /** Number of patterns. */
+  readonly size: number;
+
+  constructor(patterns: readonly string[]) {
+    this.size = patterns.length;
+    let symbols = 1;
+    for (const p of patterns) {
+      for (let k = 0; k < p.length; k++) {
+        const c = p.charCodeAt(k);
+        if (c < 128) {
+          if (this.ascii[c] === 0) this.ascii[c] = symbols++;
+        } else if (!this.wide.has(c)) this.wide.set(c, symbols++);
+      }
+    }
+    this.alphabet = symbols;
+    // Trie with transitions in maps while building.
+    const next: Map<number, number>[] = [new Map()];
+    const outs: number[][] = [[]];
+    patterns.forEach((p, id) => {
+      let s = 0;
+      for (let k = 0; k < p.length; k++) {
+        const sym = this.symbol(p.charCodeAt(k));
+        let t = (next[s] as Map<number, number>).get(sym);
+        if (t === undefined) {
+          t = next.length;
+          next.push(new Map());
+          outs.push([]);
+          (next[s] as Map<number, number>).set(sym, t);
+        }
+        s = t;
+      }
+      (outs[s] as number[]).push(id);
+    });
+    const states = next.length;
+    const delta = new Int32Array(states * symbols);
+    const fail = new Int32Array(states);
+    // Breadth-first: a state's failure target is shallower, so its row and outputs are final.
+    const queue: number[] = [];
+    for (const [sym, t] of next[0] as Map<number, number>) {
+      delta[sym] = t;
+      queue.push(t);
+    }
+    for (let q = 0; q < queue.length; q++) {
+      const s = queue[q] as number;
+      const f = fail[s] as number;
+      (outs[s] as number[]).push(...(outs[f] as number[]));
+      for (let sym = 0; sym < symbols; sym++) {
+        const t = (next[s] as Map<number, number>).get(sym);
+        if (t === undefined) delta[s * symbols + sym] = delta[f * symbols + sym] as number;
+        else {
+          delta[s * symbols + sym] = t;
+          fail[t] = s === 0 ? 0 : (delta[f * symbols + sym] as number);
+          queue.push(t);
+        }
+      }
+    }
+    // Root transitions on unknown symbols (0) stay at the root; a root child's failure is the root.
+    this.delta = delta;
+    this.outStart = new Int32Array(states + 1);
+    let total = 0;
+    for (let s = 0; s < states; s++) {
+      this.outStart[s] = total;
+      total += (outs[s] as number[]).length;
+    }
+    this.outStart[states] = total;
+    this.outIds = new Int32Array(total);
+    for (let s = 0; s < states; s++) this.outIds.set(outs[s] as number[], this.outStart[s] as number);
+  }
+
+  /** Calls onMatch(id) for each pattern occurrence in text[from, to) (a pattern may repeat). */
+  scan(text: string, from: number, to: number, onMatch: (id: number) => void): void {
+    const delta = this.delta;
+    const alphabet = this.alphabet;
+    const outStart = this.outStart;
+    const outIds = this.outIds;
+    let s = 0;
+    for (let k = from; k < to; k++) {
+      s = delta[s * alphabet + this.symbol(text.charCodeAt(k))] as number;
+      const end = outStart[s + 1] as number;
+      for (let o = outStart[s] as number; o < end; o++) onMatch(outIds[o] as number);
+    }
+  }
+
+  private symbol(c: number): number {
+    return c < 128 ? (this.ascii[c] as number) : (this.wide.get(c) ?? 0);
+  }
+}

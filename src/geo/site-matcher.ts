@@ -1,0 +1,308 @@
+// Matches a domain against compiled site lists and reports every list (or `code@attr` selector)
+// with a rule that matches, as v2ray does: full = the name, domain = the name or a subdomain,
+// keyword = substring, regexp = RE2 search. Compiled once; a lookup allocates nothing:
+//   name -> lower-case, one trailing dot dropped
+//        -> right-to-left walk hashing each label suffix -> DomainTable (full / domain rules)
+//        -> one Aho-Corasick pass (keywords + each regexp's required literal) -> candidate regexps
+//        -> list indexes into the caller's Uint32Array, ascending
+import { DomainTable, hashStep } from './domain-table.js';
+import { GeoError } from './errors.js';
+import { KeywordAutomaton } from './keyword-automaton.js';
+import { type ListSelector, parseListSelector, selectRules } from './list-text.js';
+import { DomainType, type SiteList } from './model.js';
+import { compileSiteRegex, type SiteRegex } from './site-regex.js';
+
+/** Groups of target indexes, flattened: group g holds ids[start[g], start[g + 1]). */
+class Groups {
+  readonly start: Int32Array;
+  readonly ids: Int32Array;
+
+  constructor(sets: readonly (readonly number[])[]) {
+    this.start = new Int32Array(sets.length + 1);
+    let total = 0;
+    sets.forEach((set, g) => {
+      this.start[g] = total;
+      total += set.length;
+    });
+    this.start[sets.length] = total;
+    this.ids = new Int32Array(total);
+    sets.forEach((set, g) => this.ids.set(set, this.start[g] as number));
+  }
+}
+
+/** Adds t to the set of key in a map of arrays (targets arrive in ascending order, once each). */
+function addTarget(sets: number[][], key: number, t: number): void {
+  let set = sets[key];
+  if (!set) {
+    set = [];
+    sets[key] = set;
+  }
+  if (set[set.length - 1] !== t) set.push(t);
+}
+
+/** The normalized form of a query: one trailing dot dropped, lower case (a copy only if needed). */
+export function normalizeDomain(domain: string): string {
+  let end = domain.length;
+  if (end > 0 && domain.charCodeAt(end - 1) === 46) end--;
+  let lower = true;
+  for (let k = 0; k < end; k++) {
+    const c = domain.charCodeAt(k);
+    if ((c >= 65 && c <= 90) || c >= 128) {
+      lower = false;
+      break;
+    }
+  }
+  const name = end === domain.length ? domain : domain.slice(0, end);
+  return lower ? name : name.toLowerCase();
+}
+
+/** A compiled set of site lists; `codes[i]` names what index i in a match result stands for. */
+export class SiteMatcher {
+  /** What each result index stands for: a list code (`GOOGLE`) or a selector (`GOOGLE@ADS`). */
+  readonly codes: readonly string[];
+  /** Patterns of regexp rules that run on re2js (outside the subset run as native RegExp). */
+  readonly re2jsPatterns: readonly string[];
+  /** Number of distinct regexp patterns. */
+  readonly regexCount: number;
+
+  private readonly table = new DomainTable();
+  private readonly fullGroups: Groups;
+  private readonly rootGroups: Groups;
+  private readonly automaton: KeywordAutomaton;
+  /** Automaton ids below this are keywords; from it on, regexp literals. */
+  private readonly keywordCount: number;
+  private readonly keywordGroups: Groups;
+  /** Regexp indexes per literal (automaton id - keywordCount). */
+  private readonly literalRegexes: Groups;
+  private readonly regexes: SiteRegex[] = [];
+  private readonly regexGroups: Groups;
+  /** Regexps with no required literal: run on every query. */
+  private readonly unfilteredRegexes: Int32Array;
+  /** Targets of empty keywords: they match every name. */
+  private readonly everyName: Int32Array;
+
+  // Per-lookup state, reused: a stamp per target and per regexp instead of clearing sets.
+  private epoch = 0;
+  private readonly seen: Uint32Array;
+  private readonly regexSeen: Uint32Array;
+  private readonly candidates: Int32Array;
+  private candidateCount = 0;
+  private out: Uint32Array = new Uint32Array(0);
+  private count = 0;
+  private readonly onKeyword = (id: number): void => this.keywordHit(id);
+
+  private constructor(lists: readonly SiteList[], selectors: readonly ListSelector[]) {
+    const byCode = new Map(lists.map((l) => [l.code.toUpperCase(), l]));
+    const codes: string[] = [];
+    const fullSets: number[][] = [];
+    const rootSets: number[][] = [];
+    const keywordIds = new Map<string, number>();
+    const keywordSets: number[][] = [];
+    const regexIds = new Map<string, number>();
+    const regexSets: number[][] = [];
+    const everyName: number[] = [];
+    for (const selector of selectors) {
+      const list = byCode.get(selector.code.toUpperCase());
+      if (!list) throw new GeoError('code_not_found', `no site list "${selector.code}"`);
+      const label = [list.code.toUpperCase(), ...selector.attrs].join('@');
+      if (codes.includes(label)) continue;
+      const t = codes.length;
+      codes.push(label);
+      for (const rule of selectRules(list, selector)) {
+        switch (rule.type) {
+          case DomainType.Full:
+            addTarget(fullSets, this.table.add(rule.value.toLowerCase()), t);
+            break;
+          case DomainType.RootDomain:
+            addTarget(rootSets, this.table.add(rule.value.toLowerCase()), t);
+            break;
+          case DomainType.Plain: {
+            const keyword = rule.value.toLowerCase();
+            if (keyword === '') {
+              if (everyName[everyName.length - 1] !== t) everyName.push(t);
+              break;
+            }
+            let id = keywordIds.get(keyword);
+            if (id === undefined) {
+              id = keywordIds.size;
+              keywordIds.set(keyword, id);
+            }
+            addTarget(keywordSets, id, t);
+            break;
+          }
+          case DomainType.Regex: {
+            let id = regexIds.get(rule.value);
+            if (id === undefined) {
+              id = regexIds.size;
+              regexIds.set(rule.value, id);
+              try {
+                this.regexes.push(compileSiteRegex(rule.value));
+              } catch (err) {
+                if (err instanceof GeoError) {
+                  throw new GeoError(err.code, `list ${list.code}: ${err.message}`);
+                }
+                throw err;
+              }
+            }
+            addTarget(regexSets, id, t);
+            break;
+          }
+          default:
+            throw new GeoError('dat_corrupt', `list ${list.code}: unknown rule type ${rule.type}`);
+        }
+      }
+    }
+    this.codes = codes;
+    this.table.seal();
+    const dense = (sets: number[][], n: number) => Array.from({ length: n }, (_, k) => sets[k] ?? []);
+    this.fullGroups = new Groups(dense(fullSets, this.table.size));
+    this.rootGroups = new Groups(dense(rootSets, this.table.size));
+    this.keywordCount = keywordIds.size;
+    this.keywordGroups = new Groups(dense(keywordSets, keywordIds.size));
+    this.regexGroups = new Groups(dense(regexSets, regexIds.size));
+    this.regexCount = this.regexes.length;
+    this.re2jsPatterns = this.regexes.filter((r) => r.engine === 're2js').map((r) => r.pattern);
+    const literalIds = new Map<string, number>();
+    const literalSets: number[][] = [];
+    const unfiltered: number[] = [];
+    this.regexes.forEach((re, r) => {
+      if (re.literal === '') {
+        unfiltered.push(r);
+        return;
+      }
+      let id = literalIds.get(re.literal);
+      if (id === undefined) {
+        id = literalIds.size;
+        literalIds.set(re.literal, id);
+      }
+      addTarget(literalSets, id, r);
+    });
+    this.literalRegexes = new Groups(dense(literalSets, literalIds.size));
+    this.unfilteredRegexes = Int32Array.from(unfiltered);
+    this.everyName = Int32Array.from(everyName);
+    this.automaton = new KeywordAutomaton([...keywordIds.keys(), ...literalIds.keys()]);
+    this.seen = new Uint32Array(codes.length);
+    this.regexSeen = new Uint32Array(this.regexes.length);
+    this.candidates = new Int32Array(this.regexes.length);
+  }
+
+  /**
+   * Compiles lists for matching. `selectors` (`cn`, `google@ads`; case-insensitive) chooses what
+   * the result indexes stand for, in that order; without it every list, in the given order.
+   */
+  static compile(lists: readonly SiteList[], selectors?: readonly string[]): SiteMatcher {
+    const parsed = selectors
+      ? selectors.map(parseListSelector)
+      : lists.map((l) => ({ code: l.code, attrs: [] as string[] }));
+    return new SiteMatcher(lists, parsed);
+  }
+
+  /** Number of result indexes (the length a result buffer needs). */
+  get size(): number {
+    return this.codes.length;
+  }
+
+  /**
+   * Writes the indexes (into `codes`) of every list with a rule matching `domain` into `out`, in
+   * ascending order, and returns how many. Allocates nothing when `domain` is lower case with no
+   * trailing dot. `out` needs at least `size` elements.
+   */
+  match(domain: string, out: Uint32Array): number {
+    if (out.length < this.codes.length) {
+      throw new RangeError(`result buffer of ${out.length} for ${this.codes.length} codes`);
+    }
+    const name = normalizeDomain(domain);
+    this.epoch = (this.epoch + 1) >>> 0;
+    if (this.epoch === 0) {
+      this.seen.fill(0);
+      this.regexSeen.fill(0);
+      this.epoch = 1;
+    }
+    this.out = out;
+    this.count = 0;
+    this.candidateCount = 0;
+    for (let k = 0; k < this.everyName.length; k++) this.emit(this.everyName[k] as number);
+    this.matchNames(name);
+    if (this.automaton.size > 0) this.automaton.scan(name, 0, name.length, this.onKeyword);
+    this.runRegexes(name);
+    // Few hits: insertion sort in place.
+    for (let a = 1; a < this.count; a++) {
+      const v = out[a] as number;
+      let b = a - 1;
+      while (b >= 0 && (out[b] as number) > v) {
+        out[b + 1] = out[b] as number;
+        b--;
+      }
+      out[b + 1] = v;
+    }
+    return this.count;
+  }
+
+  /** The codes matching `domain`, in `codes` order (allocates; for tools, not router loops). */
+  matchCodes(domain: string): string[] {
+    const out = new Uint32Array(this.codes.length);
+    const n = this.match(domain, out);
+    const codes: string[] = [];
+    for (let k = 0; k < n; k++) codes.push(this.codes[out[k] as number] as string);
+    return codes;
+  }
+
+  /** full and domain rules: every label suffix of the name, probed in place. */
+  private matchNames(name: string): void {
+    const end = name.length;
+    let hash = 0;
+    for (let k = end; k >= 0; k--) {
+      if (k < end) hash = hashStep(hash, name.charCodeAt(k));
+      if (k > 0 && name.charCodeAt(k - 1) !== 46) continue;
+      // name[k, end) starts at a label boundary (or is the empty suffix after a dot).
+      const id = this.table.find(hash, name, k, end);
+      if (id === -1) continue;
+      this.emitGroup(this.rootGroups, id);
+      if (k === 0) this.emitGroup(this.fullGroups, id);
+    }
+  }
+
+  private keywordHit(id: number): void {
+    if (id < this.keywordCount) {
+      this.emitGroup(this.keywordGroups, id);
+      return;
+    }
+    const g = this.literalRegexes;
+    const end = g.start[id - this.keywordCount + 1] as number;
+    for (let o = g.start[id - this.keywordCount] as number; o < end; o++) {
+      const r = g.ids[o] as number;
+      if (this.regexSeen[r] !== this.epoch) {
+        this.regexSeen[r] = this.epoch;
+        this.candidates[this.candidateCount++] = r;
+      }
+    }
+  }
+
+  private runRegexes(name: string): void {
+    for (let k = 0; k < this.unfilteredRegexes.length; k++)
+      this.tryRegex(this.unfilteredRegexes[k] as number, name);
+    for (let k = 0; k < this.candidateCount; k++) this.tryRegex(this.candidates[k] as number, name);
+  }
+
+  private tryRegex(r: number, name: string): void {
+    // Skip a regexp whose every list already matched.
+    const g = this.regexGroups;
+    const end = g.start[r + 1] as number;
+    let needed = false;
+    for (let o = g.start[r] as number; o < end && !needed; o++)
+      needed = this.seen[g.ids[o] as number] !== this.epoch;
+    if (needed && (this.regexes[r] as SiteRegex).test(name)) this.emitGroup(g, r);
+  }
+
+  private emitGroup(g: Groups, group: number): void {
+    const end = g.start[group + 1] as number;
+    for (let o = g.start[group] as number; o < end; o++) this.emit(g.ids[o] as number);
+  }
+
+  private emit(t: number): void {
+    if (this.seen[t] !== this.epoch) {
+      this.seen[t] = this.epoch;
+      (this.out as Uint32Array)[this.count++] = t;
+    }
+  }
+}

@@ -1,0 +1,253 @@
+// Compiles a `regexp:` rule (RE2 syntax) for the matcher: patterns built only from constructs that
+// mean the same in RE2 and in a JavaScript `u` RegExp are rewritten for V8's native engine; any
+// other pattern runs on re2js. Also finds a literal every match must contain (the prefilter).
+//   pattern -> RE2JS.compile (validity) -> translate (safe subset) -> RegExp | re2js
+import { RE2JS } from 're2js';
+import { GeoError } from './errors.js';
+
+/** A compiled regexp rule: `test` searches (unanchored unless the pattern anchors). */
+export interface SiteRegex {
+  readonly pattern: string;
+  /** `native` when it runs as a JavaScript RegExp, `re2js` otherwise. */
+  readonly engine: 'native' | 're2js';
+  /** A substring every match contains ('' when none is known); lets the matcher skip the regex. */
+  readonly literal: string;
+  test(input: string): boolean;
+}
+
+/** Compiles one RE2 pattern; throws GeoError('regexp_invalid') when RE2 rejects it. */
+export function compileSiteRegex(pattern: string): SiteRegex {
+  let re2: RE2JS;
+  try {
+    re2 = RE2JS.compile(pattern);
+  } catch (err) {
+    throw new GeoError('regexp_invalid', `invalid regexp "${pattern}": ${(err as Error).message}`);
+  }
+  const translated = translateRe2(pattern);
+  if (translated) {
+    const re = new RegExp(translated.source, 'u');
+    return { pattern, engine: 'native', literal: translated.literal, test: (input) => re.test(input) };
+  }
+  return { pattern, engine: 're2js', literal: '', test: (input) => re2.test(input) };
+}
+
+/** JavaScript source with the same meaning as an RE2 pattern, plus a required literal. */
+export interface TranslatedRegex {
+  readonly source: string;
+  readonly literal: string;
+}
+
+const WHITESPACE = '\\t\\n\\f\\r ';
+
+function hex(code: number): string {
+  return `\\u{${code.toString(16)}}`;
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+function isAsciiPunct(c: number): boolean {
+  return c > 32 && c < 127 && !isAlnum(c);
+}
+
+/**
+ * Rewrites an RE2 pattern (already accepted by RE2) as JavaScript `u`-flag source with the same
+ * matches, or returns undefined when it uses anything outside the subset whose meaning is known
+ * to agree: literals, escaped punctuation, `.` (as `[^\n]`), `\d \D \w \W \b` (ASCII in both),
+ * `\s` (as RE2's `[\t\n\f\r ]`), classes with ranges, `^ $` (text start/end: no multiline flag in
+ * either), `|`, `( )`, `(?: )`, and `* + ? {n} {n,} {n,m}` with an optional lazy `?` after an atom.
+ */
+export function translateRe2(pattern: string): TranslatedRegex | undefined {
+  let out = '';
+  let depth = 0;
+  let topLevelAlternation = false;
+  // The longest run of unquantified literal characters at depth 0.
+  let run = '';
+  let best = '';
+  let runChar = ''; // the last literal added to run (removed again if a quantifier follows)
+  let atom = false; // whether the last token can take a quantifier
+  const endRun = () => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  const cps = Array.from(pattern);
+  let i = 0;
+  while (i < cps.length) {
+    const ch = cps[i] as string;
+    const c = ch.codePointAt(0) as number;
+    i++;
+    if (ch === '\\') {
+      const next = cps[i];
+      if (next === undefined) return undefined;
+      i++;
+      const n = next.codePointAt(0) as number;
+      // Not \B: V8 also tests it between the halves of a surrogate pair, where it holds.
+      if ('dDwWb'.includes(next)) {
+        out += `\\${next}`;
+        atom = next !== 'b';
+        runChar = '';
+        endRun();
+      } else if (next === 's' || next === 'S') {
+        out += next === 's' ? `[${WHITESPACE}]` : `[^${WHITESPACE}]`;
+        atom = true;
+        runChar = '';
+        endRun();
+      } else if (isAsciiPunct(n)) {
+        out += hex(n);
+        atom = true;
+        if (depth === 0) {
+          run += next;
+          runChar = next;
+        }
+      } else return undefined;
+      continue;
+    }
+    if (ch === '[') {
+      const cls = translateClass(cps, i);
+      if (!cls) return undefined;
+      out += cls.source;
+      i = cls.end;
+      atom = true;
+      runChar = '';
+      endRun();
+      continue;
+    }
+    if (ch === '(') {
+      if (cps[i] === '?') {
+        if (cps[i + 1] !== ':') return undefined;
+        i += 2;
+        out += '(?:';
+      } else out += '(';
+      depth++;
+      atom = false;
+      runChar = '';
+      endRun();
+      continue;
+    }
+    if (ch === ')') {
+      if (depth === 0) return undefined;
+      depth--;
+      out += ')';
+      atom = true;
+      runChar = '';
+      endRun();
+      continue;
+    }
+    if (ch === '|') {
+      if (depth === 0) topLevelAlternation = true;
+      out += '|';
+      atom = false;
+      runChar = '';
+      endRun();
+      continue;
+    }
+    if (ch === '^' || ch === '$') {
+      out += ch;
+      atom = false;
+      runChar = '';
+      endRun();
+      continue;
+    }
+    if (ch === '.') {
+      out += '[^\\n]';
+      atom = true;
+      runChar = '';
+      endRun();
+      continue;
+    }
+    if (ch === '*' || ch === '+' || ch === '?' || ch === '{') {
+      if (!atom) return undefined;
+      let q = ch;
+      if (ch === '{') {
+        const close = cps.indexOf('}', i);
+        if (close === -1) return undefined;
+        const body = cps.slice(i, close).join('');
+        const m = /^(\d{1,4})(,(\d{1,4})?)?$/.exec(body);
+        if (!m) return undefined;
+        const min = Number(m[1]);
+        const max = m[3] === undefined ? min : Number(m[3]);
+        if (min > 1000 || max > 1000 || (m[3] !== undefined && max < min)) return undefined;
+        q = `{${body}}`;
+        i = close + 1;
+      }
+      if (cps[i] === '?') {
+        q += '?';
+        i++;
+      }
+      out += q;
+      // A quantified character is not a required part of the literal run.
+      if (runChar !== '' && run.endsWith(runChar)) run = run.slice(0, -runChar.length);
+      endRun();
+      runChar = '';
+      atom = false;
+      continue;
+    }
+    if (ch === '}' || ch === ']') {
+      // Literal in RE2; must be escaped in a `u` RegExp.
+      out += hex(c);
+      atom = true;
+      if (depth === 0) {
+        run += ch;
+        runChar = ch;
+      }
+      continue;
+    }
+    out += isAlnum(c) ? ch : hex(c);
+    atom = true;
+    if (depth === 0) {
+      run += ch;
+      runChar = ch;
+    } else runChar = '';
+  }
+  if (depth !== 0) return undefined;
+  endRun();
+  return { source: out, literal: topLevelAlternation ? '' : best };
+}
+
+/** Translates a class starting after `[` at cps[from]; returns the source and the index after `]`. */
+function translateClass(cps: readonly string[], from: number): { source: string; end: number } | undefined {
+  let i = from;
+  let out = '[';
+  if (cps[i] === '^') {
+    out += '^';
+    i++;
+  }
+  // `[]a]` holds `]` in RE2 but is an empty class in JavaScript; `[[:alpha:]]` is RE2-only.
+  if (cps[i] === ']') return undefined;
+  const first = i;
+  /** Reads one class member: a single character (code point) or a class escape (code -1). */
+  const member = (): { code: number; source: string } | undefined => {
+    const ch = cps[i];
+    if (ch === undefined) return undefined;
+    i++;
+    if (ch === '\\') {
+      const next = cps[i];
+      if (next === undefined) return undefined;
+      i++;
+      if ('dDwW'.includes(next)) return { code: -1, source: `\\${next}` };
+      if (next === 's') return { code: -1, source: WHITESPACE };
+      const n = next.codePointAt(0) as number;
+      if (isAsciiPunct(n)) return { code: n, source: hex(n) };
+      return undefined;
+    }
+    if (ch === '[') return undefined;
+    const code = ch.codePointAt(0) as number;
+    return { code, source: isAlnum(code) ? ch : hex(code) };
+  };
+  for (;;) {
+    if (cps[i] === undefined) return undefined;
+    if (cps[i] === ']') return { source: `${out}]`, end: i + 1 };
+    const at = i;
+    const lo = member();
+    if (!lo) return undefined;
+    // A bare `-` is literal only first or last in the class; elsewhere the meaning differs.
+    if (lo.code === 45 && cps[at] === '-' && at !== first && cps[i] !== ']') return undefined;
+    if (cps[i] === '-' && cps[i + 1] !== ']' && cps[i + 1] !== undefined) {
+      i++;
+      const hi = member();
+      if (!hi || lo.code < 0 || hi.code < 0 || hi.code < lo.code) return undefined;
+      out += `${lo.source}-${hi.source}`;
+    } else out += lo.source;
+  }
+}
