@@ -19,6 +19,7 @@ export { formatCidr, parseCidr } from './ip-address.js';
 export { compileIpLists } from './ip-compiler.js';
 export { decodeGeoIp } from './ip-decoder.js';
 export { encodeGeoIpList } from './ip-encoder.js';
+export { IpMatcher } from './ip-matcher.js';
 export {
   cidrToText,
   type ListSelector,
