@@ -1,5 +1,5 @@
-// `branchgate geo` command group: build geosite.dat / geoip.dat from sources, inspect, dump, diff
-// and export real files. Implementations load lazily (src/geo/index.ts) inside each action.
+// `branchgate geo` command group: build geosite.dat / geoip.dat from sources, inspect, dump, diff,
+// match and export real files. Implementations load lazily (src/geo/index.ts) inside each action.
 import { type Command, Option } from 'commander';
 
 function codesOption(value: string): string[] {
@@ -201,6 +201,28 @@ export function registerGeo(program: Command): void {
       } finally {
         a.close();
         b.close();
+      }
+    });
+
+  geo
+    .command('match')
+    .description('print the lists matching each domain (site file) or IP address (ip file)')
+    .argument('<file>', 'a geosite.dat or geoip.dat')
+    .argument('<query...>', 'domains for a site file, IPv4/IPv6 addresses for an ip file')
+    .option('--codes <a,b>', 'only these lists, in this order; site lists take code@attr', codesOption)
+    .option('--json', 'print JSON: [{query, codes}]')
+    .action(async (file: string, queries: string[], opts: { codes?: string[]; json?: boolean }) => {
+      const g = await loadGeo();
+      const dat = g.GeoDat.open(file);
+      try {
+        const results = g.matchQueries(g.loadMatcher(dat, opts.codes), queries);
+        if (opts.json) {
+          print(`${JSON.stringify(results, null, 2)}\n`);
+          return;
+        }
+        print(results.map((r) => `${r.query}\t${r.codes.length > 0 ? r.codes.join(' ') : '-'}\n`).join(''));
+      } finally {
+        dat.close();
       }
     });
 

@@ -27,6 +27,7 @@ export {
   selectRules,
   siteRuleToText,
 } from './list-text.js';
+export { type DatMatcher, loadMatcher, matchQueries, type QueryMatch } from './matcher-loader.js';
 export {
   type Cidr,
   DomainType,
