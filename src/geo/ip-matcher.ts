@@ -115,7 +115,10 @@ function isZeroPoint(events: Events, e: number): boolean {
   return true;
 }
 
-/** A compiled set of IP lists; `codes[i]` names what index i in a match result stands for. */
+/**
+ * A compiled set of IP lists; `codes[i]` names what index i in a match result stands for.
+ * Text lookups parse into per-matcher scratch words: call one at a time.
+ */
 export class IpMatcher {
   /** The list codes, in result-index order. */
   readonly codes: readonly string[];
@@ -198,8 +201,17 @@ export class IpMatcher {
    * order; without it every list, in the given order.
    */
   static compile(lists: readonly IpList[], codes?: readonly string[]): IpMatcher {
-    if (!codes) return new IpMatcher(lists);
-    const byCode = new Map(lists.map((l) => [l.code.toUpperCase(), l]));
+    // Entries sharing a code (possible in foreign files) count as one list.
+    const byCode = new Map<string, IpList>();
+    for (const l of lists) {
+      const code = l.code.toUpperCase();
+      const seen = byCode.get(code);
+      if (seen && seen.inverseMatch !== l.inverseMatch) {
+        throw new GeoError('dat_corrupt', `two lists "${code}", one with inverse_match and one without`);
+      }
+      byCode.set(code, seen ? { ...seen, cidrs: [...seen.cidrs, ...l.cidrs] } : l);
+    }
+    if (!codes) return new IpMatcher([...byCode.values()]);
     const chosen: IpList[] = [];
     for (const code of codes) {
       if (code.includes('@')) throw new GeoError('usage', `IP lists have no attributes ("${code}")`);

@@ -56,7 +56,10 @@ export function normalizeDomain(domain: string): string {
   return lower ? name : name.toLowerCase();
 }
 
-/** A compiled set of site lists; `codes[i]` names what index i in a match result stands for. */
+/**
+ * A compiled set of site lists; `codes[i]` names what index i in a match result stands for.
+ * Lookups reuse per-matcher scratch state: call one at a time (never from inside another).
+ */
 export class SiteMatcher {
   /** What each result index stands for: a list code (`GOOGLE`) or a selector (`GOOGLE@ADS`). */
   readonly codes: readonly string[];
@@ -92,7 +95,13 @@ export class SiteMatcher {
   private readonly onKeyword = (id: number): void => this.keywordHit(id);
 
   private constructor(lists: readonly SiteList[], selectors: readonly ListSelector[]) {
-    const byCode = new Map(lists.map((l) => [l.code.toUpperCase(), l]));
+    // Entries sharing a code (possible in foreign files) count as one list.
+    const byCode = new Map<string, SiteList>();
+    for (const l of lists) {
+      const code = l.code.toUpperCase();
+      const seen = byCode.get(code);
+      byCode.set(code, seen ? { code: seen.code, rules: [...seen.rules, ...l.rules] } : l);
+    }
     const codes: string[] = [];
     const fullSets: number[][] = [];
     const rootSets: number[][] = [];

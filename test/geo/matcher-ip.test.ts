@@ -127,6 +127,14 @@ describe('IPv4 and IPv6 edges', () => {
     expect(() => m.matchCodes('1.2.3.256')).toThrow('invalid IP address "1.2.3.256"');
   });
 
+  test('two entries with the same code count as one list', () => {
+    const m = IpMatcher.compile([list('A', ['1.0.0.0/8']), list('a', ['2.0.0.0/8'])]);
+    expect(m.codes).toEqual(['A']);
+    expect(m.matchCodes('1.1.1.1')).toEqual(['A']);
+    expect(m.matchCodes('2.2.2.2')).toEqual(['A']);
+    expect(() => IpMatcher.compile([list('A', []), list('A', [], true)])).toThrow(/inverse_match/);
+  });
+
   test('codes choose and order the lists; unknown codes and attributes are errors', () => {
     const lists = [list('A', ['1.0.0.0/8']), list('B', ['1.2.0.0/16'])];
     const m = IpMatcher.compile(lists, ['b', 'A']);

@@ -134,6 +134,16 @@ describe('rule types', () => {
     expect(m.matchCodes('a')).toEqual(['E', 'F']);
   });
 
+  test('two entries with the same code count as one list', () => {
+    const m = SiteMatcher.compile([
+      { code: 'A', rules: [full('a.com')] },
+      { code: 'a', rules: [full('b.com')] },
+    ]);
+    expect(m.codes).toEqual(['A']);
+    expect(m.matchCodes('a.com')).toEqual(['A']);
+    expect(m.matchCodes('b.com')).toEqual(['A']);
+  });
+
   test('a result buffer smaller than the code count is refused', () => {
     const m = matcher({ A: [full('a')], B: [full('b')] });
     expect(() => m.match('a', new Uint32Array(1))).toThrow(RangeError);
