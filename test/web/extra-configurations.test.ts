@@ -16,6 +16,8 @@ import type { TestServer } from '../support/test-server.js';
 import { browserAvailable, launchChromium, openLoggedIn, startConsoleServer } from './support/browser.js';
 
 const PAGE = '/pbx/settings/extra-configurations';
+// Answers can be slow while the rest of the suite runs alongside.
+const POLL = { timeout: 10_000 };
 
 /** A plain HTTP server giving every request the same answer (for answers the receiver never gives). */
 async function startFixedAnswer(
@@ -82,10 +84,16 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
   const text = (id: string) => page.locator(`#${id}`).textContent();
   const save = async () => {
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.waitForFunction(
-      'document.getElementById("settings-saved").textContent !== "" || !document.getElementById("settings-error").hidden',
-    );
+    // Polled from here: a string predicate in the page would be eval, which the page's CSP forbids.
+    await expect
+      .poll(
+        async () =>
+          (await text('settings-saved')) !== '' || (await page.locator('#settings-error').isVisible()),
+        POLL,
+      )
+      .toBe(true);
   };
+  const focusedId = () => page.locator(':focus').getAttribute('id');
 
   test('saves the form and shows secrets only as set, never their values', async () => {
     expect(await page.title()).toBe('PBX > Settings > Extra Configurations - branchgate');
@@ -172,7 +180,10 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
     expect(await alert.textContent()).toMatch(c.message);
     // The named field is marked and has the focus.
     expect(await page.locator(`#${c.field}`).getAttribute('aria-invalid')).toBe('true');
-    expect(await page.evaluate('document.activeElement.id')).toBe(c.field);
+    expect(await focusedId()).toBe(c.field);
+    expect(await page.locator(`#${c.field}`).getAttribute('aria-describedby')).toMatch(
+      /(^| )settings-error$/,
+    );
     expect(await text('settings-saved')).toBe('');
     expect(await stored()).toEqual(before);
   });
@@ -215,7 +226,7 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
     const result = page.locator('#test-result');
     const sendTest = async () => {
       await page.getByRole('button', { name: 'Send test record' }).click();
-      await page.waitForFunction('!document.getElementById("send-test").disabled');
+      await expect.poll(() => page.locator('#send-test').isEnabled(), POLL).toBe(true);
     };
     await sendTest();
     expect(await result.textContent()).toBe('Not sent: url: set the receiver URL first');
@@ -242,7 +253,7 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
     await api('PUT', '/api/settings/cdr-push', { url: evil.url });
     await page.getByRole('button', { name: 'Send test record' }).click();
     const result = page.locator('#test-result');
-    await expect.poll(() => result.textContent()).toContain('Answer starts:');
+    await expect.poll(() => result.textContent(), POLL).toContain('Answer starts:');
     expect(await result.textContent()).toMatch(
       /^Failed: HTTP 500 in \d+ ms \(HTTP 500\)Answer starts: <script>document\.title="pwned"<\/script><b>bold<\/b>$/,
     );
@@ -263,7 +274,7 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
       });
       await page.getByLabel('Replay from db_id').fill(value);
       await page.getByRole('button', { name: 'Replay' }).click();
-      await expect.poll(() => text('replay-result')).not.toBe('');
+      await expect.poll(() => text('replay-result'), POLL).not.toBe('');
       return text('replay-result');
     };
     expect(await replay('2')).toBe('The next run sends again from db_id 2; backlog 4 record(s).');
@@ -346,20 +357,27 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
   });
 
   test('every control has a label, and the form is used from the keyboard alone', async () => {
-    const unlabelled = await page.evaluate(
-      `[...document.querySelectorAll('input, select')].filter((el) => el.labels.length === 0).map((el) => el.id)`,
-    );
+    const unlabelled = await page
+      .locator('input, select')
+      .evaluateAll((els) =>
+        els
+          .filter(
+            (el) => ((el as unknown as { labels: { length: number } | null }).labels?.length ?? 0) === 0,
+          )
+          .map((el) => el.id),
+      );
     expect(unlabelled).toEqual([]);
+    expect(await page.locator('input, select').count()).toBeGreaterThan(25);
 
     // Tab from the Method select to the API Key input, type, Enter in a text input submits.
     await page.getByLabel('Method').focus();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement.id')).toBe('api_key');
+    expect(await focusedId()).toBe('api_key');
     await page.keyboard.type('K-123');
     await page.getByLabel('API URL').focus();
     await page.keyboard.type(receiver.url);
     await page.keyboard.press('Enter');
-    await expect.poll(() => text('settings-saved')).toBe('Saved.');
+    await expect.poll(() => text('settings-saved'), POLL).toBe('Saved.');
     expect(await stored()).toMatchObject({ url: receiver.url, api_key_set: true });
 
     // Space toggles a field checkbox; the test button works with Enter.
@@ -367,9 +385,9 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
     await page.keyboard.press('Space');
     await page.getByRole('button', { name: 'Save' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(async () => (await stored()).fields.includes('caller_id')).toBe(false);
+    await expect.poll(async () => (await stored()).fields.includes('caller_id'), POLL).toBe(false);
     await page.getByRole('button', { name: 'Send test record' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => text('test-result')).toMatch(/^Acknowledged: HTTP 200/);
+    await expect.poll(() => text('test-result'), POLL).toMatch(/^Acknowledged: HTTP 200/);
   });
 });

@@ -14,6 +14,8 @@ import {
 } from './support/browser.js';
 
 const PAGE = '/pbx/settings/extra-configurations';
+// Answers can be slow while the rest of the suite runs alongside.
+const POLL = { timeout: 10_000 };
 const TITLE = 'PBX > Settings > Extra Configurations';
 
 describe.skipIf(!browserAvailable)('admin console login', () => {
@@ -93,13 +95,15 @@ describe.skipIf(!browserAvailable)('admin console login', () => {
     const alert = page.getByRole('alert');
     for (let i = 0; i < 2; i++) {
       await submitLogin(page, 'admin', `wrong-${i}`);
-      await expect.poll(() => alert.textContent()).toBe('Login failed: wrong username or password.');
-      await page.evaluate('document.getElementById("login-error").hidden = true');
+      await expect.poll(() => alert.textContent(), POLL).toBe('Login failed: wrong username or password.');
+      await alert.evaluate((el) => {
+        el.hidden = true;
+      });
     }
     // Blocked now, even with the right password.
     await submitLogin(page, 'admin', ADMIN_PASSWORD);
     await expect
-      .poll(() => alert.textContent())
+      .poll(() => alert.textContent(), POLL)
       .toMatch(/^Login blocked: too many failed logins; try again in \d+ s\.$/);
     expect(page.url()).toBe(`${server.url}/login`);
   });

@@ -64,7 +64,12 @@ if (form) {
     errorBox.hidden = true;
     errorBox.textContent = '';
     saved.textContent = '';
-    for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+    for (const el of form.querySelectorAll('[aria-invalid]')) {
+      el.removeAttribute('aria-invalid');
+      const rest = (el.getAttribute('aria-describedby') ?? '').replace(/\s*settings-error/, '');
+      if (rest === '') el.removeAttribute('aria-describedby');
+      else el.setAttribute('aria-describedby', rest);
+    }
   };
 
   // The API's messages start with the setting's name ("interval_seconds: ..."): mark that input.
@@ -73,7 +78,8 @@ if (form) {
     const el = name ? $(name) : null;
     if (!el || !form.contains(el)) return;
     el.setAttribute('aria-invalid', 'true');
-    el.setAttribute('aria-describedby', 'settings-error');
+    const described = el.getAttribute('aria-describedby');
+    el.setAttribute('aria-describedby', described ? `${described} settings-error` : 'settings-error');
     el.focus();
   };
 
