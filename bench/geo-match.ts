@@ -19,6 +19,7 @@ import {
   SiteMatcher,
 } from '../src/geo/index.js';
 import { compileSiteRegex } from '../src/geo/site-regex.js';
+import { seededRandom } from '../src/shared/seeded-random.js';
 
 const corpora = resolve(import.meta.dirname, '../../shared/corpora/geo');
 const dlcPath = resolve(corpora, 'upstream/dlc.dat');
@@ -27,18 +28,7 @@ const ipDir = resolve(corpora, 'cidr/v2fly-geoip/text');
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-/** A seeded PRNG (mulberry32): the same query mix on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(2026);
+const random = seededRandom(2026);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
 
 /** Lookups per second of fn over queries, best of 3 rounds of at least `ms` milliseconds. */

@@ -13,20 +13,9 @@ import {
 } from '../../src/geo/index.js';
 import { IpMatcher } from '../../src/geo/ip-matcher.js';
 import { SiteMatcher } from '../../src/geo/site-matcher.js';
+import { seededRandom } from '../../src/shared/seeded-random.js';
 import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
 import { ipReference, siteReference } from './support/matcher-reference.js';
-
-/** A small seeded PRNG (mulberry32) so the drawn queries are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe.skipIf(!hasGeoCorpora)('site matcher on the real domain-list-community tree', () => {
   let lists: SiteList[];
@@ -54,7 +43,7 @@ describe.skipIf(!hasGeoCorpora)('site matcher on the real domain-list-community 
   });
 
   test('600 names drawn from the data agree with a linear scan of every rule', () => {
-    const random = prng(20261122);
+    const random = seededRandom(20261122);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
     const rules = lists.flatMap((l) => l.rules);
     const names = rules.filter((r) => r.type === DomainType.RootDomain || r.type === DomainType.Full);
@@ -98,7 +87,7 @@ describe.skipIf(!hasGeoCorpora)('site matcher on the real domain-list-community 
       .flatMap((l) => l.rules)
       .filter((r) => r.attributes.length > 0 && r.type !== DomainType.Regex)
       .map((r) => r.value);
-    const random = prng(7);
+    const random = seededRandom(7);
     for (let k = 0; k < 1000; k++) {
       const q = `${random() < 0.5 ? 'www.' : ''}${attrNames[Math.floor(random() * attrNames.length)]}`;
       expect(m.matchCodes(q), q).toEqual(reference(q));
@@ -133,7 +122,7 @@ describe.skipIf(!hasGeoCorpora)('IP matcher on real CIDR lists', () => {
   });
 
   test('1000 addresses in, at the edges of and around the real ranges agree with a linear scan', () => {
-    const random = prng(99);
+    const random = seededRandom(99);
     const cidrs = lists.flatMap((l) => l.cidrs);
     const reference = ipReference(lists);
     const out = new Uint32Array(matcher.size);

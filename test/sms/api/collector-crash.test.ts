@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { seededRandom } from '../../../src/shared/seeded-random.js';
 import { createTestDatabase, storeKinds, type TestDatabase } from '../../support/databases.js';
 import { type ServeProcess, spawnServe } from '../../support/serve-process.js';
-import { seededRandom } from './support/seeded-random.js';
 import { type SimProcess, startSimProcess } from './support/sim-process.js';
 import { eventually, smsPost } from './support/sms-client.js';
 

@@ -5,6 +5,7 @@
 // {"id":1,"result":...} on stdout. +CMGL lists the slots in a seeded random order, so the
 // collector meets the parts of a message out of order.
 import { createInterface } from 'node:readline';
+import { seededRandom } from '../../../../src/shared/seeded-random.js';
 import {
   createSimulatedModem,
   DEFAULT_BEHAVIOURS,
@@ -12,7 +13,6 @@ import {
   type SimFaults,
   servePty,
 } from '../../../../src/sms/modem/index.js';
-import { seededRandom } from './seeded-random.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
