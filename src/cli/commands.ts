@@ -1,6 +1,7 @@
 // The list of command groups; one register function per file in src/cli/.
 import type { Command } from 'commander';
 import { registerCdr } from './cdr.js';
+import { registerClient } from './client.js';
 import { registerExtension } from './extension.js';
 import { registerGeo } from './geo.js';
 import { registerModemSim } from './modem-sim.js';
@@ -17,4 +18,5 @@ export function registerCommands(program: Command): void {
   registerSettings(program);
   registerGeo(program);
   registerModemSim(program);
+  registerClient(program);
 }

@@ -2,10 +2,10 @@
 // given (401 otherwise), takes one record or {"data":[...]} per request, appends each record as a
 // JSON line to a file, reports each request, and can fail a share of requests at random (500,
 // nothing stored) with injectable randomness so tests are repeatable.
-import { timingSafeEqual } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readCdrPush } from '../../client/index.js';
 
 /** Receiver options; with no credentials given, every request is accepted. */
 export interface ReceiverOptions {
@@ -73,37 +73,6 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-function sameSecret(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function authProblem(req: http.IncomingMessage, o: ReceiverOptions): string {
-  const header = req.headers['x-api-key'];
-  if (o.apiKey !== undefined && !sameSecret(typeof header === 'string' ? header : undefined, o.apiKey)) {
-    return 'x-api-key missing or wrong';
-  }
-  const auth = req.headers.authorization;
-  if (o.bearer !== undefined && !sameSecret(auth, `Bearer ${o.bearer}`))
-    return 'Bearer token missing or wrong';
-  if (o.basic !== undefined && !sameSecret(auth, `Basic ${Buffer.from(o.basic).toString('base64')}`)) {
-    return 'Basic credentials missing or wrong';
-  }
-  return '';
-}
-
-function recordsOf(body: unknown): { batch: boolean; records: Record<string, unknown>[] } | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const data = (body as { data?: unknown }).data;
-  if (Array.isArray(data)) {
-    if (!data.every((r) => typeof r === 'object' && r !== null && !Array.isArray(r))) return null;
-    return { batch: true, records: data as Record<string, unknown>[] };
-  }
-  return { batch: false, records: [body as Record<string, unknown>] };
-}
-
 /** Starts a receiver listening on host:port (default 127.0.0.1, a free port). */
 export async function startCdrReceiver(o: ReceiverOptions = {}): Promise<CdrReceiver> {
   const random = o.random ?? Math.random;
@@ -163,20 +132,20 @@ export async function startCdrReceiver(o: ReceiverOptions = {}): Promise<CdrRece
       res.writeHead(status, { 'content-type': 'application/json', ...extraHeaders });
       res.end(JSON.stringify(body));
     };
-    if (req.method !== 'POST' && req.method !== 'PUT')
-      return answer(405, `method ${req.method} not accepted`);
-    const problem = authProblem(req, o);
-    if (problem) return answer(401, problem, { 'www-authenticate': 'Basic realm="cdr-receiver"' });
-    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-      return answer(415, 'Content-Type must be application/json');
+    // Method, credentials, content type and body shape: the SDK's reader (src/client), as
+    // integrators would use it; records are taken as any JSON objects, whatever their fields.
+    const read = readCdrPush(
+      { method: req.method ?? '', headers: req.headers, body: text },
+      { credentials: { apiKey: o.apiKey, bearer: o.bearer, basic: o.basic }, checkFields: false },
+    );
+    if (!read.ok) {
+      return answer(
+        read.status,
+        read.reason,
+        read.status === 401 ? { 'www-authenticate': 'Basic realm="cdr-receiver"' } : {},
+      );
     }
-    let parsed: ReturnType<typeof recordsOf>;
-    try {
-      parsed = recordsOf(JSON.parse(text));
-    } catch (err) {
-      return answer(400, `body is not JSON: ${(err as Error).message}`);
-    }
-    if (!parsed) return answer(400, 'body must be a record object or {"data":[records]}');
+    const parsed = { batch: read.batch, records: read.records as Record<string, unknown>[] };
     if (failRate > 0 && random() < failRate) return answer(500, 'failure injected (--fail-rate)');
     r.batch = parsed.batch;
     r.records = parsed.records;
