@@ -1,5 +1,7 @@
 // The CDR push area: settings, the delivery job, replay, the delivery log, REST routes and the
 // test receiver. src/server composes cdrPushRoutes and startCdrPushJob; the CLI uses the rest.
+
+export { seededRandom } from '../../shared/seeded-random.js';
 export { type DeliveryAttempt, listDeliveryLog } from './delivery-log.js';
 export { type RunOutcome, type RunResult, runDelivery } from './delivery-run.js';
 export { type HttpAnswer, HttpSender } from './http-sender.js';
@@ -11,7 +13,6 @@ export {
   type CdrReceiver,
   type ReceivedRequest,
   type ReceiverOptions,
-  seededRandom,
   startCdrReceiver,
 } from './receiver.js';
 export { type CdrPushDeps, cdrPushRoutes } from './routes.js';

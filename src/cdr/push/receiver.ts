@@ -20,7 +20,7 @@ export interface ReceiverOptions {
   out?: string | undefined;
   /** Share of requests answered 500 without storing (0..1). */
   failRate?: number | undefined;
-  /** Source of randomness for failRate (default Math.random); see seededRandom(). */
+  /** Source of randomness for failRate (default Math.random); see src/shared/seeded-random.ts. */
   random?: (() => number) | undefined;
   /** Called once per request with its outcome (the CLI prints it). */
   onRequest?: ((r: ReceivedRequest) => void) | undefined;
@@ -59,18 +59,6 @@ export interface CdrReceiver {
   /** Records of accepted requests, in arrival order (empty with keep: false). */
   readonly records: Record<string, unknown>[];
   close(): Promise<void>;
-}
-
-/** A deterministic random source (mulberry32) for --fail-rate with --seed and for tests. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Starts a receiver listening on host:port (default 127.0.0.1, a free port). */
