@@ -2,7 +2,6 @@
 // iterator over many records (each once, in order, from any start), all three auth modes, the
 // server's errors as ClientError, and certificate trust (untrusted fails clearly; with ca it works).
 import { createHash } from 'node:crypto';
-import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addExtension, addUser } from '../../src/auth/index.js';
 import { insertCdrRecords } from '../../src/cdr/record-store.js';
@@ -14,25 +13,12 @@ import {
   loginAdminSession,
 } from '../../src/client/index.js';
 import { fixtureRecords } from '../support/cdr-fixtures.js';
+import { peerCertificatePem } from '../support/peer-certificate.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const KEY = sha256('pull-secret-1');
 const COUNT = 2345;
-
-/** The server's certificate as PEM, read from a TLS handshake (what an operator would save). */
-function peerCertificatePem(url: string): Promise<string> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: u.hostname, port: Number(u.port), rejectUnauthorized: false }, () => {
-      const raw = socket.getPeerCertificate().raw;
-      socket.end();
-      const b64 = raw.toString('base64').replace(/(.{64})/g, '$1\n');
-      resolve(`-----BEGIN CERTIFICATE-----\n${b64.trimEnd()}\n-----END CERTIFICATE-----\n`);
-    });
-    socket.on('error', reject);
-  });
-}
 
 async function caught(p: Promise<unknown>): Promise<ClientError> {
   try {
