@@ -9,26 +9,16 @@ import {
   type CdrPullAuth,
   CdrPullClient,
   type CdrWireRecord,
-  ClientError,
   loginAdminSession,
 } from '../../src/client/index.js';
 import { fixtureRecords } from '../support/cdr-fixtures.js';
 import { peerCertificatePem } from '../support/peer-certificate.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { caught } from './support.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const KEY = sha256('pull-secret-1');
 const COUNT = 2345;
-
-async function caught(p: Promise<unknown>): Promise<ClientError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ClientError);
-    return err as ClientError;
-  }
-  throw new Error('expected a ClientError');
-}
 
 async function collect(it: AsyncIterable<CdrWireRecord>): Promise<number[]> {
   const ids: number[] = [];

@@ -2,19 +2,10 @@
 // real TLS on loopback: send, list, get, delete, a 404, a wrong password and a bad field, each as
 // the contract's envelope turned into typed messages or ClientError.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ClientError, SmsClient } from '../../src/client/index.js';
+import { SmsClient } from '../../src/client/index.js';
 import { eventually, smsPost } from '../sms/api/support/sms-client.js';
 import { ADMIN_PASSWORD, type SmsTestServer, startSmsServer } from '../sms/api/support/sms-server.js';
-
-async function caught(p: Promise<unknown>): Promise<ClientError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ClientError);
-    return err as ClientError;
-  }
-  throw new Error('expected a ClientError');
-}
+import { caught } from './support.js';
 
 describe('SmsClient against branchgate over TLS', () => {
   let srv: SmsTestServer;
