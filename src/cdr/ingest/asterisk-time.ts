@@ -1,6 +1,7 @@
 // Asterisk CDR times to unix seconds. cdr_csv writes "YYYY-MM-DD HH:MM:SS" in GMT (usegmtime=yes) or
 // in the PBX's local time; cdr_custom may also write epoch seconds (${CDR(start,u)}). Wall times are
 // read in an IANA zone with Intl only (no time-zone data of our own).
+import { wallClockFormat, zoneOffsetMs } from '../../shared/wall-time.js';
 import { CdrImportError } from './errors.js';
 
 /** Turns one time field into unix seconds, or null when the text is not a time. */
@@ -18,16 +19,7 @@ const DAY_MS = 86_400_000;
 export function createTimeParser(zone: string): TimeParser {
   let format: Intl.DateTimeFormat;
   try {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
+    format = wallClockFormat(zone);
   } catch {
     throw new CdrImportError(
       'bad_timezone',
@@ -35,20 +27,7 @@ export function createTimeParser(zone: string): TimeParser {
     );
   }
   const utc = format.resolvedOptions().timeZone === 'UTC';
-  const offsetAt = (ms: number): number => {
-    const p: Record<string, number> = {};
-    for (const part of format.formatToParts(ms))
-      if (part.type !== 'literal') p[part.type] = Number(part.value);
-    const wall = Date.UTC(
-      p.year ?? 0,
-      (p.month ?? 1) - 1,
-      p.day ?? 1,
-      p.hour ?? 0,
-      p.minute ?? 0,
-      p.second ?? 0,
-    );
-    return wall - (ms - (((ms % 1000) + 1000) % 1000));
-  };
+  const offsetAt = (ms: number): number => zoneOffsetMs(format, ms);
   // Offsets are cached per wall-clock hour, except hours next to a transition (computed each time).
   const hourCache = new Map<string, number>();
   const toInstant = (wallMs: number, hourKey: string): number => {
