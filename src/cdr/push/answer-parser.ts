@@ -27,7 +27,8 @@ export interface ParseStep {
 export const MAX_HEAD_BYTES = 64 * 1024;
 const MAX_LINE_BYTES = 4 * 1024;
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** An RFC 9110 token: what a header name is made of (the sender checks its own names with it). */
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: .*)?$/;
 const CRLF = Buffer.from('\r\n');
 const HEAD_END = Buffer.from('\r\n\r\n');

@@ -11,7 +11,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import { AnswerParser, type ParsedAnswer } from './answer-parser.js';
+import { AnswerParser, type ParsedAnswer, TOKEN } from './answer-parser.js';
 import type { PushRequest } from './request-body.js';
 
 /** The outcome of one request. */
@@ -40,14 +40,13 @@ export interface HttpSenderOptions {
 /** The default per-request timeout. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** Characters of the answer body kept in HttpAnswer.body. */
-export const ANSWER_BODY_KEPT = 500;
+const ANSWER_BODY_KEPT = 500;
 // An idle connection is closed after this long, before a server's own keep-alive timeout
 // (Node's default is 5 s) is likely to close it under a request.
 const IDLE_MS = 4_000;
 const MAX_IDLE_PER_ORIGIN = 4;
 
-// RFC 9110 token characters for header names; field values may not hold CR, LF or NUL.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// Header field values may not hold CR, LF or NUL (names: answer-parser's TOKEN).
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 // Framing headers the sender writes itself.
 const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
@@ -72,8 +71,6 @@ interface AttemptResult {
 /** One socket and the exchange running on it, if any. */
 class Connection {
   exchange: Exchange | null = null;
-  /** Requests answered on this connection. */
-  served = 0;
   dead = false;
 
   constructor(
@@ -241,11 +238,8 @@ export class HttpSender {
       const exchange = new Exchange(conn, pooled !== undefined, (r, answer) => {
         clearTimeout(timer);
         conn.exchange = null;
-        if (answer) {
-          conn.served++;
-          if (answer.keepAlive && !answer.extra && !conn.dead && !this.closed) this.putIdle(conn);
-          else conn.destroy();
-        } else conn.destroy();
+        if (answer?.keepAlive && !answer.extra && !conn.dead && !this.closed) this.putIdle(conn);
+        else conn.destroy();
         resolve(r);
       });
       conn.exchange = exchange;
