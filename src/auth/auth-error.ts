@@ -12,7 +12,9 @@ export type AuthErrorCode =
   | 'no_such_extension'
   | 'bad_username'
   | 'bad_password'
-  | 'bad_extension';
+  | 'bad_extension'
+  | 'bad_token'
+  | 'no_such_token';
 
 /** An accounts error: bad credentials, missing rights, unknown or duplicate names. */
 export class AuthError extends AppError<AuthErrorCode> {}

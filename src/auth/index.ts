@@ -17,6 +17,19 @@ export {
 export { DEFAULT_FAILURE_LIMITS, FailureLimiter, type FailureLimits } from './failure-limiter.js';
 export { createSession, endSession, SESSION_COOKIE, SESSION_TTL_MS, sessionUser } from './sessions.js';
 export {
+  checkTokenInput,
+  createToken,
+  isTokenScope,
+  listTokens,
+  revokeToken,
+  TOKEN_PREFIX,
+  TOKEN_SCOPES,
+  type TokenInfo,
+  type TokenScope,
+  tokenGrants,
+  tokenOf,
+} from './tokens.js';
+export {
   ADMIN_USERNAME,
   addUser,
   checkAdminPassword,

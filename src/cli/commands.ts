@@ -7,6 +7,7 @@ import { registerGeo } from './geo.js';
 import { registerModemSim } from './modem-sim.js';
 import { registerServe } from './serve.js';
 import { registerSettings } from './settings.js';
+import { registerToken } from './token.js';
 import { registerUser } from './user.js';
 
 /** Adds every command group to the program. */
@@ -14,6 +15,7 @@ export function registerCommands(program: Command): void {
   registerServe(program);
   registerExtension(program);
   registerUser(program);
+  registerToken(program);
   registerCdr(program);
   registerSettings(program);
   registerGeo(program);

@@ -54,14 +54,17 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.removeContentTypeParser('text/plain');
   await app.register(cookie);
 
-  const auth = createRequestAuth(options.store, clock);
+  const failures = new FailureLimiter(options.failureLimits);
+  const auth = createRequestAuth(options.store, clock, failures);
   const deps: AppDeps = {
     store: options.store,
     clock,
     timeZone: options.timeZone ?? 'UTC',
-    failures: new FailureLimiter(options.failureLimits),
+    failures,
     sessionUser: auth.sessionUser,
+    apiToken: auth.apiToken,
     requireAdmin: auth.requireAdmin,
+    requireScope: auth.requireScope,
   };
 
   app.get('/healthz', async () => ({ status: 'ok' }));

@@ -1,7 +1,7 @@
 // What the app's parts are given: the store, the clock, the exchange's time zone, the guards.
 // Passed explicitly to each area's routes, never as an untyped bag.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FailureLimiter, UserInfo } from '../auth/index.js';
+import type { FailureLimiter, TokenInfo, TokenScope, UserInfo } from '../auth/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 
@@ -18,6 +18,13 @@ export interface AppDeps {
   failures: FailureLimiter;
   /** The logged-in user of a request (session cookie), or null. */
   sessionUser(request: FastifyRequest): Promise<UserInfo | null>;
-  /** preHandler: 401 without a session, 403 for a non-admin user. */
+  /** The live API token of a request's `Authorization: Bearer bgt_...` header, or null. */
+  apiToken(request: FastifyRequest): Promise<TokenInfo | null>;
+  /**
+   * preHandler: an admin session or an API token with the `admin` scope; 401 without credentials
+   * (or with an unknown token), 403 for a non-admin user or a token without the scope.
+   */
   requireAdmin: Guard;
+  /** preHandler factory: an admin session, or an API token granting the scope. */
+  requireScope(scope: TokenScope): Guard;
 }

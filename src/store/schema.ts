@@ -145,6 +145,18 @@ export interface SmsInboxSeenTable {
   seen_ms: number;
 }
 
+/** API tokens (see auth/tokens.ts); token_sha256 is the SHA-256 of the bearer token. */
+export interface ApiTokenTable {
+  id: Generated<number>;
+  name: string;
+  token_sha256: string;
+  prefix: string;
+  scopes: string;
+  created_at_ms: number;
+  last_used_ms: number | null;
+  revoked_at_ms: number | null;
+}
+
 /** The whole database as Kysely sees it. Areas add their tables here with their migrations. */
 export interface Database {
   cdr: CdrTable;
@@ -159,9 +171,11 @@ export interface Database {
   sms_sent_part: SmsSentPartTable;
   sms_inbox_part: SmsInboxPartTable;
   sms_inbox_seen: SmsInboxSeenTable;
+  api_tokens: ApiTokenTable;
 }
 
 export type CdrRow = Selectable<CdrTable>;
 export type UserRow = Selectable<UserTable>;
 export type NewUserRow = Insertable<UserTable>;
 export type ExtensionRow = Selectable<ExtensionTable>;
+export type ApiTokenRow = Selectable<ApiTokenTable>;

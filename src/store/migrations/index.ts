@@ -2,7 +2,13 @@
 import { coreMigration } from './20261122-01-core.js';
 import { cdrPushMigration } from './20261122-10-cdr-push.js';
 import { smsMigration } from './20261122-20-sms.js';
+import { apiTokensMigration } from './20261124-00-api-tokens.js';
 import type { StoreMigration } from './migration.js';
 
 /** All migrations the store runs on open, oldest first. */
-export const MIGRATIONS: readonly StoreMigration[] = [coreMigration, cdrPushMigration, smsMigration];
+export const MIGRATIONS: readonly StoreMigration[] = [
+  coreMigration,
+  cdrPushMigration,
+  smsMigration,
+  apiTokensMigration,
+];
