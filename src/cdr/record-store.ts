@@ -168,48 +168,69 @@ async function nextDbId(trx: Transaction<Database>): Promise<number> {
   return Number(max ?? 0) + 1;
 }
 
-/** Stores records not stored before, in one transaction; all or nothing. */
+/** Work done in the insert's transaction after the rows, e.g. a live source saving its read position. */
+export type InTransaction = (trx: Transaction<Database>) => Promise<void>;
+
+/**
+ * Stores records not stored before, in one transaction; all or nothing. `also` runs in the same
+ * transaction after the rows (it runs even when `records` is empty).
+ */
 export async function insertCdrRecords(
   store: Store,
   records: readonly NewCdrRecord[],
   nowMs: number = Date.now(),
+  also?: InTransaction,
+): Promise<InsertResult> {
+  if (also) {
+    return withWriteLock(store, 'cdr', async (trx) => {
+      const result = await insertInTransaction(store, trx, records, nowMs);
+      await also(trx);
+      return result;
+    });
+  }
+  if (records.length === 0) return { inserted: 0, duplicates: 0, firstDbId: null, lastDbId: null };
+  return withWriteLock(store, 'cdr', (trx) => insertInTransaction(store, trx, records, nowMs));
+}
+
+async function insertInTransaction(
+  store: Store,
+  trx: Transaction<Database>,
+  records: readonly NewCdrRecord[],
+  nowMs: number,
 ): Promise<InsertResult> {
   if (records.length === 0) return { inserted: 0, duplicates: 0, firstDbId: null, lastDbId: null };
-  return withWriteLock(store, 'cdr', async (trx) => {
-    if (store.sqlite) {
-      const first = await nextDbId(trx);
-      const inserted = insertSqlite(store.sqlite, records, first, nowMs);
-      return {
-        inserted,
-        duplicates: records.length - inserted,
-        firstDbId: inserted > 0 ? first : null,
-        lastDbId: inserted > 0 ? first + inserted - 1 : null,
-      };
-    }
-    const seen = await existingIdentities(
-      trx,
-      records.map((r) => r.identity),
-    );
-    const fresh: NewCdrRecord[] = [];
-    for (const r of records) {
-      if (seen.has(r.identity)) continue;
-      seen.add(r.identity);
-      fresh.push(r);
-    }
-    if (fresh.length === 0)
-      return { inserted: 0, duplicates: records.length, firstDbId: null, lastDbId: null };
+  if (store.sqlite) {
     const first = await nextDbId(trx);
-    for (let i = 0; i < fresh.length; i += CHUNK) {
-      const rows = fresh.slice(i, i + CHUNK).map((r, j) => cdrRowOf(r, first + i + j, nowMs));
-      await trx.insertInto('cdr').values(rows).execute();
-    }
+    const inserted = insertSqlite(store.sqlite, records, first, nowMs);
     return {
-      inserted: fresh.length,
-      duplicates: records.length - fresh.length,
-      firstDbId: first,
-      lastDbId: first + fresh.length - 1,
+      inserted,
+      duplicates: records.length - inserted,
+      firstDbId: inserted > 0 ? first : null,
+      lastDbId: inserted > 0 ? first + inserted - 1 : null,
     };
-  });
+  }
+  const seen = await existingIdentities(
+    trx,
+    records.map((r) => r.identity),
+  );
+  const fresh: NewCdrRecord[] = [];
+  for (const r of records) {
+    if (seen.has(r.identity)) continue;
+    seen.add(r.identity);
+    fresh.push(r);
+  }
+  if (fresh.length === 0) return { inserted: 0, duplicates: records.length, firstDbId: null, lastDbId: null };
+  const first = await nextDbId(trx);
+  for (let i = 0; i < fresh.length; i += CHUNK) {
+    const rows = fresh.slice(i, i + CHUNK).map((r, j) => cdrRowOf(r, first + i + j, nowMs));
+    await trx.insertInto('cdr').values(rows).execute();
+  }
+  return {
+    inserted: fresh.length,
+    duplicates: records.length - fresh.length,
+    firstDbId: first,
+    lastDbId: first + fresh.length - 1,
+  };
 }
 
 /** The number of stored records (db_id is dense, so this is max(db_id), an index lookup). */

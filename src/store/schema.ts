@@ -157,6 +157,13 @@ export interface ApiTokenTable {
   revoked_at_ms: number | null;
 }
 
+/** How far a live CDR source has read (see cdr/ingest/live/ingest-position.ts); position is JSON. */
+export interface IngestPositionTable {
+  source: string;
+  position: string;
+  updated_at_ms: number;
+}
+
 /** The whole database as Kysely sees it. Areas add their tables here with their migrations. */
 export interface Database {
   cdr: CdrTable;
@@ -172,6 +179,7 @@ export interface Database {
   sms_inbox_part: SmsInboxPartTable;
   sms_inbox_seen: SmsInboxSeenTable;
   api_tokens: ApiTokenTable;
+  ingest_position: IngestPositionTable;
 }
 
 export type CdrRow = Selectable<CdrTable>;

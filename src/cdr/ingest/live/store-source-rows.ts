@@ -1,0 +1,35 @@
+// The one storing step of the Master.csv follower and the CDR table poller: typed source rows ->
+// records -> one insert transaction, with the source's read position saved in that transaction.
+import type { Store } from '../../../store/index.js';
+import { type InTransaction, insertCdrRecords } from '../../record-store.js';
+import { dialTarget } from '../destination.js';
+import { cdrIdentity } from '../identity.js';
+import { toNewCdrRecord } from '../map-record.js';
+import type { SourceRow } from '../source-row.js';
+
+/** One row as a source read it: typed, plus its fields as read (for the identity hash). */
+export interface LiveRow {
+  row: SourceRow;
+  fields: readonly string[];
+}
+
+/** What storing a batch did. */
+export interface StoredBatch {
+  inserted: number;
+  duplicates: number;
+}
+
+/** Stores `rows` (possibly none) and runs `also` (the position write) in the same transaction. */
+export async function storeSourceRows(
+  store: Store,
+  rows: readonly LiveRow[],
+  also: InTransaction,
+  nowMs: number,
+): Promise<StoredBatch> {
+  const records = rows.map(({ row, fields }) => {
+    const target = dialTarget(row.dstchannel, row.lastapp, row.lastdata);
+    return toNewCdrRecord(row, cdrIdentity(row, fields), row.dst || target, target);
+  });
+  const r = await insertCdrRecords(store, records, nowMs, also);
+  return { inserted: r.inserted, duplicates: r.duplicates };
+}
