@@ -1,18 +1,23 @@
 // Which databases the suite runs against, and throwaway databases for one test file.
-// SQLite always; PostgreSQL when reachable. Under CI=true
+// SQLite always; PostgreSQL when reachable; MariaDB (an existing CDR table the poller reads) when
+// reachable. Under CI=true
 // a missing server is a failure (global-setup throws), elsewhere the suite says what it skipped.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { openStore, type Store } from '../../src/store/index.js';
 
 /** Base URL of the PostgreSQL server the tests use. */
 export const PG_ADMIN_URL = process.env.BRANCHGATE_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+/** Base URL of the MariaDB server the CDR table tests use (root, no password). */
+export const MARIADB_ADMIN_URL = process.env.BRANCHGATE_TEST_MARIADB ?? 'mysql://root@127.0.0.1:3306/test';
+
 /** Whether the probe in global-setup found each server (set through env, read by every worker). */
-export function available(kind: 'postgres'): boolean {
+export function available(kind: 'postgres' | 'mariadb'): boolean {
   return process.env[`BRANCHGATE_TEST_HAS_${kind.toUpperCase()}`] === '1';
 }
 
@@ -85,6 +90,33 @@ export async function openTestStore(kind: 'sqlite' | 'postgres'): Promise<TestSt
     close: async () => {
       await store.close();
       await tdb.drop();
+    },
+  };
+}
+
+/**
+ * A fresh MariaDB database (an Asterisk CDR database to read from); `drop()` removes it. Tests
+ * that need it skip with a message when available('mariadb') is false (a failure under CI=true).
+ */
+export async function createMariaDatabase(adminUrl: string = MARIADB_ADMIN_URL): Promise<TestDatabase> {
+  const name = `bg_test_${randomBytes(6).toString('hex')}`;
+  const admin = await mysql.createConnection({ uri: adminUrl });
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = await mysql.createConnection({ uri: adminUrl });
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name}`);
+      } finally {
+        await c.end();
+      }
     },
   };
 }

@@ -2,8 +2,9 @@
 // chromium is installed for the browser tests, and tells the workers through the environment.
 // Under CI=true a missing server or browser fails the run instead of skipping.
 import { accessSync, constants } from 'node:fs';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { PG_ADMIN_URL } from './databases.js';
+import { MARIADB_ADMIN_URL, PG_ADMIN_URL } from './databases.js';
 
 async function postgresUp(): Promise<boolean> {
   const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
@@ -15,6 +16,20 @@ async function postgresUp(): Promise<boolean> {
     return false;
   } finally {
     await c.end().catch(() => {});
+  }
+}
+
+async function mariadbUp(): Promise<boolean> {
+  try {
+    const c = await mysql.createConnection({ uri: MARIADB_ADMIN_URL, connectTimeout: 2000 });
+    try {
+      await c.query('SELECT 1');
+      return true;
+    } finally {
+      await c.end().catch(() => {});
+    }
+  } catch {
+    return false;
   }
 }
 
@@ -32,7 +47,7 @@ function chromiumInstalled(): boolean {
 
 export default async function setup(): Promise<void> {
   const ci = process.env.CI === 'true';
-  const found = { postgres: await postgresUp() };
+  const found = { postgres: await postgresUp(), mariadb: await mariadbUp() };
   const skipped: string[] = [];
   for (const [kind, up] of Object.entries(found)) {
     process.env[`BRANCHGATE_TEST_HAS_${kind.toUpperCase()}`] = up ? '1' : '0';
@@ -42,7 +57,7 @@ export default async function setup(): Promise<void> {
     const what = skipped.join(' and ');
     if (ci) throw new Error(`CI=true but ${what} is not reachable: the suite must run against it`);
     process.stderr.write(
-      `\n*** SKIPPED: ${what} not reachable (PostgreSQL at ${PG_ADMIN_URL}); ` +
+      `\n*** SKIPPED: ${what} not reachable (PostgreSQL at ${PG_ADMIN_URL}, MariaDB at ${MARIADB_ADMIN_URL}); ` +
         `tests against ${what} are skipped on this machine ***\n\n`,
     );
   }

@@ -19,6 +19,7 @@ import type { CsvSourceSpec } from './csv-source-spec.js';
 import { HEAD_BYTES, headHash } from './file-head.js';
 import { loadIngestPosition, saveIngestPosition } from './ingest-position.js';
 import type { IngestSource, IngestSourceStatus } from './ingest-source.js';
+import { type PollTimers, realTimers } from './poll-timers.js';
 import { type FileInfo, rotatedSiblings, statOrNull } from './rotated-files.js';
 import { type IngestLog, StatusTracker, silentIngestLog } from './status-tracker.js';
 import { storeSourceRows } from './store-source-rows.js';
@@ -38,12 +39,6 @@ export interface CsvPosition {
   layout: Layout | null;
 }
 
-/** Timer functions, injectable so tests decide when the follower polls. */
-export interface FollowerTimers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
 /** What a follower needs. */
 export interface CsvFollowerOptions {
   spec: CsvSourceSpec;
@@ -54,7 +49,7 @@ export interface CsvFollowerOptions {
   pollMs?: number;
   /** Watch the file's directory with fs.watch (default true); polling works without it. */
   watch?: boolean;
-  timers?: FollowerTimers;
+  timers?: PollTimers;
 }
 
 const CHUNK = 1 << 20;
@@ -72,7 +67,7 @@ export class CsvFollower implements IngestSource {
   private readonly log: IngestLog;
   private readonly pollMs: number;
   private readonly useWatch: boolean;
-  private readonly timers: FollowerTimers;
+  private readonly timers: PollTimers;
   private readonly tracker: StatusTracker;
   private readonly readers = new Map<string, RowReader>();
   /** The last committed position; undefined until loaded from the store. */
@@ -98,10 +93,7 @@ export class CsvFollower implements IngestSource {
     this.log = options.log ?? silentIngestLog;
     this.pollMs = options.pollMs ?? 1000;
     this.useWatch = options.watch ?? true;
-    this.timers = options.timers ?? {
-      setTimeout: (fn, ms) => setTimeout(fn, ms),
-      clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-    };
+    this.timers = options.timers ?? realTimers;
     this.id = `csv:${this.spec.path}`;
     this.tracker = new StatusTracker(this.id, 'csv', this.spec.path, this.clock, this.log);
   }
