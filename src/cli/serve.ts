@@ -2,6 +2,9 @@
 import { type Command, Option } from 'commander';
 import type { ServeFlags } from '../server/index.js';
 
+// A repeatable option: each use adds one value (an environment variable gives one).
+const repeat = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
 /** Adds the `serve` command. */
 export function registerServe(program: Command): void {
   program
@@ -44,6 +47,27 @@ export function registerServe(program: Command): void {
     .addOption(
       new Option('--log-level <level>', 'fatal|error|warn|info|debug|silent (default info)').env(
         'BRANCHGATE_LOG_LEVEL',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--ingest-csv <path>',
+        'follow an Asterisk Master.csv as it grows (repeatable; PATH?columns=a,b&tz=Zone for its layout)',
+      )
+        .env('BRANCHGATE_INGEST_CSV')
+        .argParser(repeat),
+    )
+    .addOption(
+      new Option(
+        '--ingest-sql <url>',
+        'poll an existing CDR table read-only (repeatable; mysql://USER:PASS@HOST:3306/asteriskcdrdb or postgres://...)',
+      )
+        .env('BRANCHGATE_INGEST_SQL')
+        .argParser(repeat),
+    )
+    .addOption(
+      new Option('--ingest-sql-table <name>', 'the table --ingest-sql reads (default cdr)').env(
+        'BRANCHGATE_INGEST_SQL_TABLE',
       ),
     )
     .action(async (flags: ServeFlags) => {

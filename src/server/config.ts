@@ -1,6 +1,8 @@
 // The configuration of `branchgate serve`, from flags and BRANCHGATE_* environment variables, with
 // the embedded defaults of docs/configuration.md.
 import { resolve } from 'node:path';
+import { type CsvSourceSpec, parseCsvSourceSpec } from '../cdr/ingest/live/csv-source-spec.js';
+import { parseSqlSourceSpec, type SqlSourceSpec } from '../cdr/ingest/live/sql-source-spec.js';
 import { AppError } from '../shared/errors.js';
 
 /** A host and port to listen on. */
@@ -24,6 +26,10 @@ export interface ServeConfig {
   timeZone: string;
   logLevel: string;
   adminPassword: string | undefined;
+  /** --ingest-csv: Master.csv files to follow. */
+  ingestCsv: CsvSourceSpec[];
+  /** --ingest-sql (+ --ingest-sql-table): CDR tables to poll. */
+  ingestSql: SqlSourceSpec[];
 }
 
 /** Parses HOST:PORT (IPv6 as [addr]:port). */
@@ -56,6 +62,19 @@ export interface ServeFlags {
   modem?: string;
   timeZone?: string;
   logLevel?: string;
+  ingestCsv?: string[];
+  ingestSql?: string[];
+  ingestSqlTable?: string;
+}
+
+// Two sources reading the same file or table would race for one position.
+function unique<T extends { id: string }>(specs: T[]): T[] {
+  const seen = new Set<string>();
+  for (const s of specs) {
+    if (seen.has(s.id)) throw new AppError('bad_config', `${s.id} is given twice`);
+    seen.add(s.id);
+  }
+  return specs;
 }
 
 /** Resolves flags (already merged with env by commander) into a checked config. */
@@ -71,5 +90,9 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     timeZone: checkTimeZone(flags.timeZone ?? 'UTC'),
     logLevel: flags.logLevel ?? 'info',
     adminPassword: env.BRANCHGATE_ADMIN_PASSWORD,
+    ingestCsv: unique((flags.ingestCsv ?? []).map((v) => parseCsvSourceSpec(v))),
+    ingestSql: unique(
+      (flags.ingestSql ?? []).map((v) => parseSqlSourceSpec(v, flags.ingestSqlTable ?? 'cdr')),
+    ),
   };
 }

@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ensureAdmin } from '../auth/index.js';
+import { fileAndTableSources } from '../cdr/ingest/live/file-and-table-sources.js';
 import { startCdrPushJob } from '../cdr/push/push-job.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { createSmsService, type SmsLog, type SmsService, smsOptionsFromEnv } from '../sms/index.js';
@@ -30,7 +31,16 @@ async function startServices(
 ): Promise<Service[]> {
   const { store, clock, timeZone } = deps;
   const push = startCdrPushJob({ store, clock, timeZone, logger: log, databaseUrl: config.db });
-  return [{ name: 'cdr-push', stop: push.stop }, await sms.start(log)];
+  const ingest = fileAndTableSources({ csv: config.ingestCsv, sql: config.ingestSql, store, clock, log });
+  for (const source of ingest) source.start();
+  const stopIngest = async () => {
+    await Promise.all(ingest.map((s) => s.stop()));
+  };
+  return [
+    { name: 'cdr-push', stop: push.stop },
+    await sms.start(log),
+    { name: 'cdr-ingest', stop: stopIngest },
+  ];
 }
 
 /** A running server. */

@@ -94,7 +94,7 @@ export class CsvFollower implements IngestSource {
     this.pollMs = options.pollMs ?? 1000;
     this.useWatch = options.watch ?? true;
     this.timers = options.timers ?? realTimers;
-    this.id = `csv:${this.spec.path}`;
+    this.id = this.spec.id;
     this.tracker = new StatusTracker(this.id, 'csv', this.spec.path, this.clock, this.log);
   }
 

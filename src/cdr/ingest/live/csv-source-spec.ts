@@ -7,6 +7,8 @@ import { type Layout, parseColumnsOption } from '../columns.js';
 
 /** One follower's configuration. */
 export interface CsvSourceSpec {
+  /** Stable source id: `csv:` and the path. */
+  id: string;
   /** Absolute path of the file Asterisk appends to. */
   path: string;
   /** The --columns layout, or null to detect it from the first record (16/17/18/21 columns). */
@@ -34,8 +36,10 @@ export function parseCsvSourceSpec(text: string): CsvSourceSpec {
   const columns = params.get('columns');
   try {
     createTimeParser(timezone);
+    const absolute = isAbsolute(path) ? path : resolve(path);
     return {
-      path: isAbsolute(path) ? path : resolve(path),
+      id: `csv:${absolute}`,
+      path: absolute,
       layout: columns === null ? null : parseColumnsOption(columns),
       timezone,
     };
