@@ -13,12 +13,13 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CsvFollower } from '../../../src/cdr/ingest/live/csv-follower.js';
 import { parseCsvSourceSpec } from '../../../src/cdr/ingest/live/csv-source-spec.js';
 import { listCdrRecordsAfter } from '../../../src/cdr/record-store.js';
 import type { Store } from '../../../src/store/index.js';
-import { openTestStore, storeKinds } from '../../support/databases.js';
+import { openTestStore, PG_ADMIN_URL, storeKinds } from '../../support/databases.js';
 import { MASTER_LINES } from './support/capture.js';
 
 const LINES = MASTER_LINES;
@@ -162,6 +163,36 @@ describe.each(storeKinds())('Master.csv follower on %s', (kind) => {
       expect(f.status().recordsStored).toBe(3);
       await f.stop();
     } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.runIf(storeKinds().includes('postgres'))('Master.csv follower when the store goes away', () => {
+  test('says store_unavailable, keeps its place, and stores the lines once the store is back', async () => {
+    const t = await openTestStore('postgres');
+    const name = new URL(t.url).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    try {
+      const { path, follower } = setup(t.store);
+      const f = follower();
+      writeFileSync(path, `${LINES.slice(0, 3).join('\n')}\n`);
+      await f.pollNow();
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      appendFileSync(path, `${LINES.slice(3, 6).join('\n')}\n`);
+      await f.pollNow();
+      expect(f.status().state).toBe('store_unavailable');
+      expect(f.status().lastError?.message).toMatch(/^store unavailable: /);
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      await f.pollNow();
+      expect(await stored(t.store)).toEqual(expected(LINES.slice(0, 6)));
+      expect(f.status()).toMatchObject({ state: 'following', recordsStored: 6, duplicates: 0 });
+      await f.stop();
+    } finally {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`).catch(() => {});
+      await admin.end();
       await t.close();
     }
   });
