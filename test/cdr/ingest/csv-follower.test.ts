@@ -8,6 +8,7 @@ import {
   renameSync,
   rmSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -137,6 +138,55 @@ describe.each(storeKinds())('Master.csv follower on %s', (kind) => {
       f = follower();
       await f.pollNow();
       expect(f.status()).toMatchObject({ recordsStored: 0, duplicates: 0 });
+      await f.stop();
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('reads every file rotated while it was stopped, oldest first', async () => {
+    const t = await openTestStore(kind);
+    try {
+      const { path, follower } = setup(t.store);
+      let f = follower();
+      writeFileSync(path, `${LINES.slice(0, 3).join('\n')}\n`);
+      await f.pollNow();
+      await f.stop();
+      // two rename rotations (logrotate numbering: .1 becomes .2) and a third file, all while stopped
+      appendFileSync(path, `${LINES.slice(3, 5).join('\n')}\n`);
+      utimesSync(path, 1_800_000_000, 1_800_000_000);
+      renameSync(path, `${path}.1`);
+      writeFileSync(path, `${LINES.slice(5, 9).join('\n')}\n`);
+      utimesSync(path, 1_800_000_100, 1_800_000_100);
+      renameSync(`${path}.1`, `${path}.2`);
+      renameSync(path, `${path}.1`);
+      writeFileSync(path, `${LINES.slice(9, 12).join('\n')}\n`);
+      f = follower();
+      await f.pollNow();
+      expect(await stored(t.store)).toEqual(expected(LINES.slice(0, 12)));
+      expect(f.status()).toMatchObject({ recordsStored: 9, duplicates: 0, lastError: null });
+      await f.stop();
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('says so when the file it was reading is gone, then reads the new one', async () => {
+    const t = await openTestStore(kind);
+    try {
+      const { path, follower } = setup(t.store);
+      let f = follower();
+      writeFileSync(path, `${LINES.slice(0, 3).join('\n')}\n`);
+      await f.pollNow();
+      await f.stop();
+      rmSync(path);
+      writeFileSync(path, `${LINES.slice(3, 5).join('\n')}\n`);
+      f = follower();
+      await f.pollNow();
+      expect(await stored(t.store)).toEqual(expected(LINES.slice(0, 5)));
+      expect(f.status().lastError?.message).toMatch(
+        /was replaced and the file read before \(inode \d+, read to byte \d+\) is not next to it any more: lines written to it after that may be missing$/,
+      );
       await f.stop();
     } finally {
       await t.close();

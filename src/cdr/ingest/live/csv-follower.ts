@@ -279,7 +279,7 @@ export class CsvFollower implements IngestSource {
     }
     await this.readWhole(found, pos);
     for (const s of siblings) {
-      if (s.mtimeMs > found.mtimeMs && s !== found) {
+      if (s.mtimeMs >= found.mtimeMs && s !== found) {
         await this.readWhole(s, { ...fresh(s), layout: this.pos?.layout ?? null });
       }
     }
