@@ -80,6 +80,7 @@ const TABLE_DDL = (kind: 'mariadb' | 'postgres', withId: boolean) => {
 
 async function mariaConnect(url: string): Promise<SourceDb> {
   const c = await mysql.createConnection({ uri: url });
+  c.on('error', () => {}); // the reconnect test cuts this connection too
   return {
     url,
     exec: async (sql, args) => {
@@ -100,6 +101,7 @@ async function mariaConnect(url: string): Promise<SourceDb> {
 
 async function pgConnect(url: string): Promise<SourceDb> {
   const c = new pg.Client({ connectionString: url });
+  c.on('error', () => {}); // the reconnect test cuts this connection too
   await c.connect();
   return {
     url,
@@ -224,6 +226,45 @@ describe.each(cases)('CDR table poller: %s table into a %s store', (sourceKind, 
       await p.stop();
     } finally {
       await db.close();
+      await t.close();
+    }
+  });
+
+  test('reconnects by itself after its connection is killed, losing nothing', async () => {
+    const db = await freshTable(false);
+    const t = await openTestStore(storeKind);
+    try {
+      await db.insert(CALLS.slice(0, 3));
+      const p = poller(t.store, db.url);
+      await p.pollNow();
+      if (sourceKind === 'mariadb') {
+        const c = await mysql.createConnection({ uri: db.url });
+        const [rows] = await c.query<mysql.RowDataPacket[]>(
+          'SELECT id FROM information_schema.processlist WHERE db = DATABASE() AND id <> CONNECTION_ID()',
+        );
+        for (const r of rows) await c.query(`KILL ${Number(r.id)}`).catch(() => {});
+        await c.end();
+      } else {
+        const c = new pg.Client({ connectionString: db.url });
+        await c.connect();
+        await c.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        );
+        await c.end();
+      }
+      const again =
+        sourceKind === 'mariadb' ? await mariaConnect(sourceDb.url) : await pgConnect(sourceDb.url);
+      await again.insert(CALLS.slice(3, 6));
+      await p.pollNow();
+      expect(p.status().state).toBe('error');
+      expect(p.status().lastError?.message).toMatch(/^cdr: /);
+      await p.pollNow();
+      expect(await identities(t.store)).toEqual(expectedIds(CALLS.slice(0, 6)));
+      expect(p.status()).toMatchObject({ state: 'polling', recordsStored: 6, duplicates: 0 });
+      await p.stop();
+      await again.close();
+    } finally {
+      await db.close().catch(() => {});
       await t.close();
     }
   });
