@@ -64,8 +64,8 @@ export class SqlPoller implements IngestSource {
   private reader: CdrTableReader | null = null;
   private parseTime: TimeParser | null = null;
   private pos: SqlPosition | undefined;
-  /** Keys of the rows read whose end is still inside the window, with that end. */
-  private readonly seen = new Map<string, string>();
+  /** Keys of the rows read that a later page or poll can return again, with their times. */
+  private readonly seen = new Map<string, { calldate: string; end: string }>();
   private timer: unknown = null;
   private running: Promise<void> | null = null;
   private started = false;
@@ -170,10 +170,22 @@ export class SqlPoller implements IngestSource {
       // A full page within one calldate second: read a bigger page from the same second.
       if (last === from) limit *= 2;
       else from = last;
+      this.forget(from);
     }
-    const keepFrom = this.pos.watermarkEnd === null ? null : wallAdd(this.pos.watermarkEnd, -windowSeconds);
-    if (keepFrom !== null) for (const [k, end] of this.seen) if (end < keepFrom) this.seen.delete(k);
+    this.forget(null);
     this.tracker.setState('polling');
+  }
+
+  // Drops the keys of rows no query can return again: ended before the window, and (while paging)
+  // before the page boundary. Keeps memory to the window's rows even while a first poll reads a
+  // whole table.
+  private forget(pageFrom: string | null): void {
+    const wm = (this.pos as SqlPosition).watermarkEnd;
+    if (wm === null) return;
+    const keepEnd = wallAdd(wm, -this.spec.windowSeconds);
+    for (const [k, t] of this.seen) {
+      if (t.end < keepEnd && (pageFrom === null || t.calldate < pageFrom)) this.seen.delete(k);
+    }
   }
 
   /** Stores the page's rows not seen before, with the new watermark, in one transaction. */
@@ -182,13 +194,13 @@ export class SqlPoller implements IngestSource {
     let watermark = pos.watermarkEnd;
     const good: LiveRow[] = [];
     const bad: Array<{ where: string; reason: string }> = [];
-    const keys: Array<[string, string]> = [];
+    const keys: Array<[string, { calldate: string; end: string }]> = [];
     const parse = this.parseTime as TimeParser;
     for (const r of rows) {
       if (WALL.test(r.end) && (watermark === null || r.end > watermark)) watermark = r.end;
       const key = rowKey(r, reader.shape);
       if (this.seen.has(key)) continue;
-      keys.push([key, r.end]);
+      keys.push([key, { calldate: r.calldate, end: r.end }]);
       const result = readTableRow(r, reader.shape, parse);
       if (result.ok) good.push(result.live);
       else bad.push({ where: rowWhere(r, reader.shape), reason: result.reason });
@@ -208,7 +220,7 @@ export class SqlPoller implements IngestSource {
       throw new StoreUnavailable(`store unavailable: ${(err as Error).message}`);
     }
     this.pos = next;
-    for (const [k, end] of keys) this.seen.set(k, end);
+    for (const [k, t] of keys) this.seen.set(k, t);
     let lastEnd: number | null = null;
     for (const g of good) lastEnd = lastEnd === null ? g.row.end : Math.max(lastEnd, g.row.end);
     this.tracker.stored(stored.inserted, stored.duplicates, lastEnd);
