@@ -128,7 +128,7 @@ export async function checkRange(
           members.target.push(target);
           members.channel.push(row.channel);
         }
-        out.push(encodeSpoolEntry({ identity: cdrIdentity(row, csv.fields), target, row }));
+        out.push(encodeSpoolEntry({ identity: cdrIdentity(row), target, row }));
         good++;
       }
       if (out.length) writeSync(fd, `${out.join('\n')}\n`);

@@ -23,7 +23,7 @@ export const CDR_CSV_BASE_COLUMNS = [
   'amaflags',
 ] as const;
 
-/** Column names the mapping understands; any other name in `--columns` is kept only for identity. */
+/** Column names the mapping understands; any other name in `--columns` is read and ignored. */
 export const KNOWN_COLUMNS = [
   ...CDR_CSV_BASE_COLUMNS,
   'uniqueid',

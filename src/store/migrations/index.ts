@@ -3,6 +3,7 @@ import { coreMigration } from './20261122-01-core.js';
 import { cdrPushMigration } from './20261122-10-cdr-push.js';
 import { smsMigration } from './20261122-20-sms.js';
 import { apiTokensMigration } from './20261124-00-api-tokens.js';
+import { cdrIdentityMigration } from './20261124-10-cdr-identity.js';
 import { ingestPositionMigration } from './20261124-20-ingest-position.js';
 import type { StoreMigration } from './migration.js';
 
@@ -12,5 +13,6 @@ export const MIGRATIONS: readonly StoreMigration[] = [
   cdrPushMigration,
   smsMigration,
   apiTokensMigration,
+  cdrIdentityMigration,
   ingestPositionMigration,
 ];

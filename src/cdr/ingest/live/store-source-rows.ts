@@ -7,7 +7,7 @@ import { cdrIdentity } from '../identity.js';
 import { toNewCdrRecord } from '../map-record.js';
 import type { SourceRow } from '../source-row.js';
 
-/** One row as a source read it: typed, plus its fields as read (for the identity hash). */
+/** One row as a source read it: typed, plus its fields as read (for messages). */
 export interface LiveRow {
   row: SourceRow;
   fields: readonly string[];
@@ -26,9 +26,9 @@ export async function storeSourceRows(
   also: InTransaction,
   nowMs: number,
 ): Promise<StoredBatch> {
-  const records = rows.map(({ row, fields }) => {
+  const records = rows.map(({ row }) => {
     const target = dialTarget(row.dstchannel, row.lastapp, row.lastdata);
-    return toNewCdrRecord(row, cdrIdentity(row, fields), row.dst || target, target);
+    return toNewCdrRecord(row, cdrIdentity(row), row.dst || target, target);
   });
   const r = await insertCdrRecords(store, records, nowMs, also);
   return { inserted: r.inserted, duplicates: r.duplicates };

@@ -89,7 +89,7 @@ export function readTableRow(row: TableRow, shape: TableShape, parseTime: TimePa
     computedDestination: '',
     recordingfile: text(row.values.recordingfile),
   };
-  // The identity hash (without uniqueid|linkedid|sequence) covers the CDR columns as read.
+  // The columns as read, for messages; the identity comes from the typed row (cdr/ingest/identity.ts).
   const fields = shape.columns.map((c) => (c === 'calldate' ? row.calldate : text(row.values[c])));
   return { ok: true, live: { row: source, fields } };
 }
