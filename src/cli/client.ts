@@ -7,7 +7,7 @@ import { type Command, Option } from 'commander';
 import type { CdrPullAuth, CdrWireRecord, ConnectionOptions, SmsType } from '../client/index.js';
 import { AppError } from '../shared/errors.js';
 
-interface ConnectionFlags {
+export interface ConnectionFlags {
   url: string;
   ca?: string[];
   insecure?: boolean;
@@ -41,7 +41,7 @@ function positive(name: string, value: string, max = Number.MAX_SAFE_INTEGER): n
   return Number(value);
 }
 
-function connection(flags: ConnectionFlags): ConnectionOptions {
+export function connection(flags: ConnectionFlags): ConnectionOptions {
   const out: ConnectionOptions = {};
   if (flags.timeout !== undefined) out.timeoutMs = positive('--timeout', flags.timeout);
   if (flags.insecure) out.insecure = true;
@@ -57,7 +57,7 @@ function connection(flags: ConnectionFlags): ConnectionOptions {
   return out;
 }
 
-function fromEnv(flag: string, variable: string): string {
+export function fromEnv(flag: string, variable: string): string {
   const value = process.env[variable];
   if (value === undefined || value === '') throw bad(`${flag}: environment variable ${variable} is not set`);
   return value;
@@ -178,7 +178,7 @@ async function runSms(
   }
 }
 
-function addConnectionOptions(cmd: Command): Command {
+export function addConnectionOptions(cmd: Command): Command {
   return cmd
     .requiredOption('--url <url>', 'base URL of the server or device, e.g. https://pbx.example:8443')
     .option(

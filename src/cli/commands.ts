@@ -4,6 +4,7 @@ import { registerCdr } from './cdr.js';
 import { registerClient } from './client.js';
 import { registerExtension } from './extension.js';
 import { registerGeo } from './geo.js';
+import { registerIngest } from './ingest.js';
 import { registerModemSim } from './modem-sim.js';
 import { registerServe } from './serve.js';
 import { registerSettings } from './settings.js';
@@ -17,6 +18,7 @@ export function registerCommands(program: Command): void {
   registerUser(program);
   registerToken(program);
   registerCdr(program);
+  registerIngest(program);
   registerSettings(program);
   registerGeo(program);
   registerModemSim(program);

@@ -51,6 +51,14 @@ export function registerServe(program: Command): void {
     )
     .addOption(
       new Option(
+        '--ingest-ami <url>',
+        'store the Cdr events of an Asterisk manager (repeatable; ami://USER:SECRET@HOST:5038?tz=Zone)',
+      )
+        .env('BRANCHGATE_INGEST_AMI')
+        .argParser(repeat),
+    )
+    .addOption(
+      new Option(
         '--ingest-csv <path>',
         'follow an Asterisk Master.csv as it grows (repeatable; PATH?columns=a,b&tz=Zone for its layout)',
       )

@@ -5,6 +5,8 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { FailureLimiter, type FailureLimits } from '../auth/index.js';
 import { authRoutes } from '../auth/routes.js';
+import { ingestRoutes } from '../cdr/ingest/live/ingest-routes.js';
+import type { IngestStatusReader } from '../cdr/ingest/live/ingest-source.js';
 import { cdrPullRoutes } from '../cdr/pull-routes.js';
 import { cdrPushRoutes } from '../cdr/push/routes.js';
 import { type Clock, systemClock } from '../shared/clock.js';
@@ -31,6 +33,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** The SMS service (modem, outbox); without it send-one answers 503. */
   sms?: SmsGateway | undefined;
+  /** The live CDR sources' statuses; without it /api/ingest/status lists none. */
+  ingest?: IngestStatusReader | undefined;
 }
 
 /** The app and the dependencies it was built with. */
@@ -65,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     apiToken: auth.apiToken,
     requireAdmin: auth.requireAdmin,
     requireScope: auth.requireScope,
+    ingest: options.ingest ?? { statuses: () => [] },
   };
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -72,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await cdrPullRoutes(app, deps);
   await app.register(smsRoutes(deps, options.sms));
   await cdrPushRoutes(app, deps);
+  await ingestRoutes(app, deps);
   await app.register(consoleRoutes(deps));
   return { app, deps };
 }

@@ -1,6 +1,7 @@
 // The configuration of `branchgate serve`, from flags and BRANCHGATE_* environment variables, with
 // the embedded defaults of docs/configuration.md.
 import { resolve } from 'node:path';
+import { type AmiSourceSpec, parseAmiSourceSpec } from '../cdr/ingest/live/ami/ami-source-spec.js';
 import { type CsvSourceSpec, parseCsvSourceSpec } from '../cdr/ingest/live/csv-source-spec.js';
 import { parseSqlSourceSpec, type SqlSourceSpec } from '../cdr/ingest/live/sql-source-spec.js';
 import { AppError } from '../shared/errors.js';
@@ -26,6 +27,8 @@ export interface ServeConfig {
   timeZone: string;
   logLevel: string;
   adminPassword: string | undefined;
+  /** --ingest-ami: AMI connections whose Cdr events are stored. */
+  ingestAmi: AmiSourceSpec[];
   /** --ingest-csv: Master.csv files to follow. */
   ingestCsv: CsvSourceSpec[];
   /** --ingest-sql (+ --ingest-sql-table): CDR tables to poll. */
@@ -62,6 +65,7 @@ export interface ServeFlags {
   modem?: string;
   timeZone?: string;
   logLevel?: string;
+  ingestAmi?: string[];
   ingestCsv?: string[];
   ingestSql?: string[];
   ingestSqlTable?: string;
@@ -90,6 +94,7 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     timeZone: checkTimeZone(flags.timeZone ?? 'UTC'),
     logLevel: flags.logLevel ?? 'info',
     adminPassword: env.BRANCHGATE_ADMIN_PASSWORD,
+    ingestAmi: unique((flags.ingestAmi ?? []).map((v) => parseAmiSourceSpec(v))),
     ingestCsv: unique((flags.ingestCsv ?? []).map((v) => parseCsvSourceSpec(v))),
     ingestSql: unique(
       (flags.ingestSql ?? []).map((v) => parseSqlSourceSpec(v, flags.ingestSqlTable ?? 'cdr')),

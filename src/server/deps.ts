@@ -2,6 +2,7 @@
 // Passed explicitly to each area's routes, never as an untyped bag.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FailureLimiter, TokenInfo, TokenScope, UserInfo } from '../auth/index.js';
+import type { IngestStatusReader } from '../cdr/ingest/live/ingest-source.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 
@@ -27,4 +28,6 @@ export interface AppDeps {
   requireAdmin: Guard;
   /** preHandler factory: an admin session, or an API token granting the scope. */
   requireScope(scope: TokenScope): Guard;
+  /** The live CDR sources' statuses. */
+  ingest: IngestStatusReader;
 }

@@ -10,6 +10,7 @@ const STATUS: Record<string, number> = {
   bad_password: 400,
   bad_extension: 400,
   bad_setting: 400,
+  bad_record: 400,
   bad_token: 400,
   unauthorized: 401,
   forbidden: 403,

@@ -6,7 +6,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ensureAdmin } from '../auth/index.js';
+import { AmiSource } from '../cdr/ingest/live/ami/ami-source.js';
 import { fileAndTableSources } from '../cdr/ingest/live/file-and-table-sources.js';
+import { IngestManager } from '../cdr/ingest/live/ingest-manager.js';
 import { startCdrPushJob } from '../cdr/push/push-job.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { createSmsService, type SmsLog, type SmsService, smsOptionsFromEnv } from '../sms/index.js';
@@ -28,18 +30,19 @@ async function startServices(
   deps: AppDeps,
   sms: SmsService,
   log: SmsLog,
+  ingest: IngestManager,
 ): Promise<Service[]> {
   const { store, clock, timeZone } = deps;
   const push = startCdrPushJob({ store, clock, timeZone, logger: log, databaseUrl: config.db });
-  const ingest = fileAndTableSources({ csv: config.ingestCsv, sql: config.ingestSql, store, clock, log });
-  for (const source of ingest) source.start();
-  const stopIngest = async () => {
-    await Promise.all(ingest.map((s) => s.stop()));
-  };
+  ingest.add([
+    ...config.ingestAmi.map((spec) => new AmiSource({ spec, store, clock, log })),
+    ...fileAndTableSources({ csv: config.ingestCsv, sql: config.ingestSql, store, clock, log }),
+  ]);
+  ingest.start();
   return [
     { name: 'cdr-push', stop: push.stop },
     await sms.start(log),
-    { name: 'cdr-ingest', stop: stopIngest },
+    { name: 'cdr-ingest', stop: () => ingest.stop() },
   ];
 }
 
@@ -72,6 +75,7 @@ export async function startServer(
     }
     const tls = await loadTls(config.dataDir, config.tlsCert, config.tlsKey);
     if (tls.generated) say(`branchgate: generated a self-signed TLS certificate in ${config.dataDir}`);
+    const ingest = new IngestManager();
     const sms = createSmsService({ store, modem: config.modem, options: smsOptionsFromEnv(process.env) });
     const { app, deps } = await buildApp({
       store,
@@ -80,8 +84,9 @@ export async function startServer(
       logLevel: config.logLevel,
       https: { key: tls.key, cert: tls.cert },
       sms,
+      ingest,
     });
-    const services = await startServices(config, deps, sms, app.log);
+    const services = await startServices(config, deps, sms, app.log, ingest);
     await app.listen({ host: config.listen.host, port: config.listen.port });
     const address = app.server.address() as AddressInfo;
     const hostForUrl = (h: string) => (h.includes(':') ? `[${h}]` : h);
