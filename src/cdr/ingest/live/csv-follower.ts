@@ -17,6 +17,7 @@ import { createRowReader, type RowReader } from '../source-row.js';
 import { chunkRows } from './csv-chunk-rows.js';
 import type { CsvSourceSpec } from './csv-source-spec.js';
 import { HEAD_BYTES, headHash } from './file-head.js';
+import { GroupMemory } from './group-memory.js';
 import { loadIngestPosition, saveIngestPosition } from './ingest-position.js';
 import type { IngestSource, IngestSourceStatus } from './ingest-source.js';
 import { type PollTimers, realTimers } from './poll-timers.js';
@@ -61,6 +62,8 @@ class StoreUnavailable extends Error {}
 /** Follows one Master.csv; see the file comment. */
 export class CsvFollower implements IngestSource {
   readonly id: string;
+  /** Recent calls, for initial_destination. */
+  private readonly groups = new GroupMemory();
   private readonly spec: CsvSourceSpec;
   private readonly store: Store;
   private readonly clock: Clock;
@@ -372,6 +375,7 @@ export class CsvFollower implements IngestSource {
         chunk.rows,
         (trx) => saveIngestPosition(trx, this.id, next, now),
         now,
+        this.groups,
       );
     } catch (err) {
       throw new StoreUnavailable(`store unavailable: ${(err as Error).message}`);

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../../server/deps.js';
 import { sendError } from '../../../server/error-catalogue.js';
 import { createTimeParser } from '../asterisk-time.js';
+import { GroupMemory } from './group-memory.js';
 import { createHttpCdrReader } from './http-ingest.js';
 import type { IngestSourceStatus } from './ingest-source.js';
 import { StatusTracker } from './status-tracker.js';
@@ -34,6 +35,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: AppDeps): Promise
     error: (f, m) => app.log.error(f, m),
   });
   http.setState('connected');
+  const groups = new GroupMemory();
   const read = createHttpCdrReader(createTimeParser(deps.timeZone));
 
   app.get('/api/ingest/status', { preHandler: deps.requireAdmin }, async () => ({
@@ -54,6 +56,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: AppDeps): Promise
         parsed.rows.map((row) => ({ row, fields: [] })),
         async () => {},
         now,
+        groups,
       );
     } catch (err) {
       http.problem(`store unavailable: ${(err as Error).message}`);

@@ -16,6 +16,7 @@ import type { Store } from '../../../store/index.js';
 import { createTimeParser, type TimeParser } from '../asterisk-time.js';
 import { CdrTableError } from './cdr-table-error.js';
 import type { CdrTableReader, TableRow } from './cdr-table-reader.js';
+import { GroupMemory } from './group-memory.js';
 import { loadIngestPosition, saveIngestPosition } from './ingest-position.js';
 import type { IngestSource, IngestSourceStatus } from './ingest-source.js';
 import { openMysqlCdrTable } from './mysql-cdr-table.js';
@@ -55,6 +56,8 @@ class StoreUnavailable extends Error {}
 /** Polls one CDR table; see the file comment. */
 export class SqlPoller implements IngestSource {
   readonly id: string;
+  /** Recent calls, for initial_destination. */
+  private readonly groups = new GroupMemory();
   private readonly spec: SqlSourceSpec;
   private readonly store: Store;
   private readonly clock: Clock;
@@ -215,6 +218,7 @@ export class SqlPoller implements IngestSource {
         good,
         (trx) => saveIngestPosition(trx, this.id, next, now),
         now,
+        this.groups,
       );
     } catch (err) {
       throw new StoreUnavailable(`store unavailable: ${(err as Error).message}`);

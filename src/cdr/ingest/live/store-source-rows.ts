@@ -6,6 +6,7 @@ import { dialTarget } from '../destination.js';
 import { cdrIdentity } from '../identity.js';
 import { toNewCdrRecord } from '../map-record.js';
 import type { SourceRow } from '../source-row.js';
+import type { GroupMemory } from './group-memory.js';
 
 /** One row as a source read it: typed, plus its fields as read (for messages). */
 export interface LiveRow {
@@ -19,16 +20,21 @@ export interface StoredBatch {
   duplicates: number;
 }
 
-/** Stores `rows` (possibly none) and runs `also` (the position write) in the same transaction. */
+/**
+ * Stores `rows` (possibly none) and runs `also` (the position write) in the same transaction.
+ * With `groups`, initial_destination comes from the records of the call seen so far.
+ */
 export async function storeSourceRows(
   store: Store,
   rows: readonly LiveRow[],
   also: InTransaction,
   nowMs: number,
+  groups?: GroupMemory,
 ): Promise<StoredBatch> {
   const records = rows.map(({ row }) => {
     const target = dialTarget(row.dstchannel, row.lastapp, row.lastdata);
-    return toNewCdrRecord(row, cdrIdentity(row), row.dst || target, target);
+    const initial = groups ? groups.initialDestination(row, target) : row.dst || target;
+    return toNewCdrRecord(row, cdrIdentity(row), initial, target);
   });
   const r = await insertCdrRecords(store, records, nowMs, also);
   return { inserted: r.inserted, duplicates: r.duplicates };

@@ -12,6 +12,7 @@ import { connect, type Socket } from 'node:net';
 import { type Clock, systemClock } from '../../../../shared/clock.js';
 import type { Store } from '../../../../store/index.js';
 import { createTimeParser } from '../../asterisk-time.js';
+import { GroupMemory } from '../group-memory.js';
 import type { IngestSource, IngestSourceStatus } from '../ingest-source.js';
 import { type PollTimers, realTimers } from '../poll-timers.js';
 import { type IngestLog, StatusTracker, silentIngestLog } from '../status-tracker.js';
@@ -68,6 +69,8 @@ export class AmiSource implements IngestSource {
   private readonly batch: number;
   private readonly tracker: StatusTracker;
   private readonly readCdr: ReturnType<typeof createAmiCdrReader>;
+  /** Recent calls, for initial_destination. */
+  private readonly groups = new GroupMemory();
   private socket: Socket | null = null;
   private timer: unknown = null;
   private loginTimer: unknown = null;
@@ -204,7 +207,7 @@ export class AmiSource implements IngestSource {
       while (this.queue.length > 0) {
         const batch = this.queue.slice(0, this.batch);
         try {
-          const r = await storeSourceRows(this.store, batch, async () => {}, this.clock.now());
+          const r = await storeSourceRows(this.store, batch, async () => {}, this.clock.now(), this.groups);
           this.queue.splice(0, batch.length);
           this.tracker.stored(r.inserted, r.duplicates, (batch[batch.length - 1] as LiveRow).row.end);
           if (this.tracker.state === 'store_unavailable')
