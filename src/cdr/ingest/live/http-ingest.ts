@@ -3,8 +3,7 @@
 // clid, start, ...). Every record of a body is checked before anything is stored, so a body is
 // stored whole or not at all; a refusal names the record and the field.
 import type { TimeParser } from '../asterisk-time.js';
-import type { Layout } from '../columns.js';
-import { createRowReader, type SourceRow } from '../source-row.js';
+import { createRowReader, type RowReader, type SourceRow } from '../source-row.js';
 
 /** Asterisk's name of each accepted field (wire names map onto them). */
 const ALIASES: Readonly<Record<string, string>> = {
@@ -50,7 +49,6 @@ const COLUMNS = [
 ] as const;
 
 const KNOWN = new Set<string>(COLUMNS);
-const LAYOUT: Layout = { name: 'HTTP record', columns: COLUMNS };
 /** Fields a record must have. */
 const REQUIRED = ['uniqueid', 'start', 'disposition'] as const;
 /** The most records one body may carry. */
@@ -61,7 +59,18 @@ export type HttpIngestResult = { ok: true; rows: SourceRow[] } | { ok: false; me
 
 /** Reads request bodies with wall-clock times in one zone (unix seconds are read as such). */
 export function createHttpCdrReader(parseTime: TimeParser): (body: unknown) => HttpIngestResult {
-  const read = createRowReader(LAYOUT, parseTime);
+  // A record's layout is the columns it gives (a missing duration is end - start, as in a
+  // --columns file without it); readers are kept per layout.
+  const readers = new Map<string, RowReader>();
+  const readerFor = (columns: string[]): RowReader => {
+    const key = columns.join(',');
+    let reader = readers.get(key);
+    if (!reader) {
+      reader = createRowReader({ name: 'HTTP record', columns }, parseTime);
+      if (readers.size < 1000) readers.set(key, reader);
+    }
+    return reader;
+  };
   const one = (record: unknown, where: string, index: number): SourceRow | string => {
     if (record === null || typeof record !== 'object' || Array.isArray(record))
       return `${where}: a record must be a JSON object`;
@@ -89,9 +98,10 @@ export function createHttpCdrReader(parseTime: TimeParser): (body: unknown) => H
     if (!values.get('start') && timestamp) values.set('start', timestamp);
     const missing = REQUIRED.filter((c) => !values.get(c));
     if (missing.length > 0) return `${where}: missing ${missing.join(', ')}`;
-    const result = read(
+    const columns = COLUMNS.filter((c) => values.has(c));
+    const result = readerFor(columns)(
       index,
-      COLUMNS.map((c) => values.get(c) ?? ''),
+      columns.map((c) => values.get(c) as string),
     );
     return result.ok ? result.row : `${where}: ${result.reason}`;
   };
