@@ -51,6 +51,12 @@ export function registerServe(program: Command): void {
     )
     .addOption(
       new Option(
+        '--recording-url <template>',
+        'recording_url of live-ingested records, e.g. https://pbx/rec/{yyyy}/{mm}/{dd}/{file}',
+      ).env('BRANCHGATE_RECORDING_URL'),
+    )
+    .addOption(
+      new Option(
         '--ingest-ami <url>',
         'store the Cdr events of an Asterisk manager (repeatable; ami://USER:SECRET@HOST:5038?tz=Zone)',
       )

@@ -7,6 +7,7 @@ import { FailureLimiter, type FailureLimits } from '../auth/index.js';
 import { authRoutes } from '../auth/routes.js';
 import { ingestRoutes } from '../cdr/ingest/live/ingest-routes.js';
 import type { IngestStatusReader } from '../cdr/ingest/live/ingest-source.js';
+import type { RecordingUrlBuilder } from '../cdr/ingest/recording-url.js';
 import { cdrPullRoutes } from '../cdr/pull-routes.js';
 import { cdrPushRoutes } from '../cdr/push/routes.js';
 import { type Clock, systemClock } from '../shared/clock.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   sms?: SmsGateway | undefined;
   /** The live CDR sources' statuses; without it /api/ingest/status lists none. */
   ingest?: IngestStatusReader | undefined;
+  /** Builds recording_url of records posted to /api/cdr (serve --recording-url). */
+  recordingUrl?: RecordingUrlBuilder | undefined;
 }
 
 /** The app and the dependencies it was built with. */
@@ -77,7 +80,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await cdrPullRoutes(app, deps);
   await app.register(smsRoutes(deps, options.sms));
   await cdrPushRoutes(app, deps);
-  await ingestRoutes(app, deps);
+  await ingestRoutes(app, deps, options.recordingUrl);
   await app.register(consoleRoutes(deps));
   return { app, deps };
 }

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { type AmiSourceSpec, parseAmiSourceSpec } from '../cdr/ingest/live/ami/ami-source-spec.js';
 import { type CsvSourceSpec, parseCsvSourceSpec } from '../cdr/ingest/live/csv-source-spec.js';
 import { parseSqlSourceSpec, type SqlSourceSpec } from '../cdr/ingest/live/sql-source-spec.js';
+import { parseRecordingUrlTemplate, type RecordingUrlBuilder } from '../cdr/ingest/recording-url.js';
 import { AppError } from '../shared/errors.js';
 
 /** A host and port to listen on. */
@@ -27,6 +28,8 @@ export interface ServeConfig {
   timeZone: string;
   logLevel: string;
   adminPassword: string | undefined;
+  /** --recording-url: builds recording_url of live-ingested records; undefined keeps recordingfile. */
+  recordingUrl: RecordingUrlBuilder | undefined;
   /** --ingest-ami: AMI connections whose Cdr events are stored. */
   ingestAmi: AmiSourceSpec[];
   /** --ingest-csv: Master.csv files to follow. */
@@ -66,6 +69,7 @@ export interface ServeFlags {
   timeZone?: string;
   logLevel?: string;
   ingestAmi?: string[];
+  recordingUrl?: string;
   ingestCsv?: string[];
   ingestSql?: string[];
   ingestSqlTable?: string;
@@ -94,6 +98,7 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     timeZone: checkTimeZone(flags.timeZone ?? 'UTC'),
     logLevel: flags.logLevel ?? 'info',
     adminPassword: env.BRANCHGATE_ADMIN_PASSWORD,
+    recordingUrl: flags.recordingUrl ? parseRecordingUrlTemplate(flags.recordingUrl) : undefined,
     ingestAmi: unique((flags.ingestAmi ?? []).map((v) => parseAmiSourceSpec(v))),
     ingestCsv: unique((flags.ingestCsv ?? []).map((v) => parseCsvSourceSpec(v))),
     ingestSql: unique(

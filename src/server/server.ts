@@ -32,11 +32,12 @@ async function startServices(
   log: SmsLog,
   ingest: IngestManager,
 ): Promise<Service[]> {
+  const { recordingUrl } = config;
   const { store, clock, timeZone } = deps;
   const push = startCdrPushJob({ store, clock, timeZone, logger: log, databaseUrl: config.db });
   ingest.add([
-    ...config.ingestAmi.map((spec) => new AmiSource({ spec, store, clock, log })),
-    ...fileAndTableSources({ csv: config.ingestCsv, sql: config.ingestSql, store, clock, log }),
+    ...config.ingestAmi.map((spec) => new AmiSource({ spec, store, clock, log, recordingUrl })),
+    ...fileAndTableSources({ csv: config.ingestCsv, sql: config.ingestSql, store, clock, log, recordingUrl }),
   ]);
   ingest.start();
   return [
@@ -85,6 +86,7 @@ export async function startServer(
       https: { key: tls.key, cert: tls.cert },
       sms,
       ingest,
+      recordingUrl: config.recordingUrl,
     });
     const services = await startServices(config, deps, sms, app.log, ingest);
     await app.listen({ host: config.listen.host, port: config.listen.port });

@@ -13,6 +13,7 @@ import { type Clock, systemClock } from '../../../shared/clock.js';
 import type { Store } from '../../../store/index.js';
 import { createTimeParser } from '../asterisk-time.js';
 import type { Layout } from '../columns.js';
+import type { RecordingUrlBuilder } from '../recording-url.js';
 import { createRowReader, type RowReader } from '../source-row.js';
 import { chunkRows } from './csv-chunk-rows.js';
 import type { CsvSourceSpec } from './csv-source-spec.js';
@@ -42,6 +43,8 @@ export interface CsvPosition {
 
 /** What a follower needs. */
 export interface CsvFollowerOptions {
+  /** Builds recording_url (serve --recording-url); recordingfile as it is without. */
+  recordingUrl?: RecordingUrlBuilder | undefined;
   spec: CsvSourceSpec;
   store: Store;
   clock?: Clock;
@@ -64,6 +67,7 @@ export class CsvFollower implements IngestSource {
   readonly id: string;
   /** Recent calls, for initial_destination. */
   private readonly groups = new GroupMemory();
+  private readonly recordingUrl: RecordingUrlBuilder | undefined;
   private readonly spec: CsvSourceSpec;
   private readonly store: Store;
   private readonly clock: Clock;
@@ -90,6 +94,7 @@ export class CsvFollower implements IngestSource {
   private stopped = false;
 
   constructor(options: CsvFollowerOptions) {
+    this.recordingUrl = options.recordingUrl;
     this.spec = options.spec;
     this.store = options.store;
     this.clock = options.clock ?? systemClock;
@@ -376,6 +381,7 @@ export class CsvFollower implements IngestSource {
         (trx) => saveIngestPosition(trx, this.id, next, now),
         now,
         this.groups,
+        this.recordingUrl,
       );
     } catch (err) {
       throw new StoreUnavailable(`store unavailable: ${(err as Error).message}`);

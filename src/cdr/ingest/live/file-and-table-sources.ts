@@ -3,6 +3,7 @@
 
 import type { Clock } from '../../../shared/clock.js';
 import type { Store } from '../../../store/index.js';
+import type { RecordingUrlBuilder } from '../recording-url.js';
 import { CsvFollower } from './csv-follower.js';
 import type { CsvSourceSpec } from './csv-source-spec.js';
 import type { IngestSource } from './ingest-source.js';
@@ -17,13 +18,14 @@ export interface FileAndTableSourcesInput {
   store: Store;
   clock: Clock;
   log: IngestLog;
+  recordingUrl?: RecordingUrlBuilder | undefined;
 }
 
 /** One source per --ingest-csv and --ingest-sql, in that order. */
 export function fileAndTableSources(input: FileAndTableSourcesInput): IngestSource[] {
-  const { store, clock, log } = input;
+  const { store, clock, log, recordingUrl } = input;
   return [
-    ...input.csv.map((spec) => new CsvFollower({ spec, store, clock, log })),
-    ...input.sql.map((spec) => new SqlPoller({ spec, store, clock, log })),
+    ...input.csv.map((spec) => new CsvFollower({ spec, store, clock, log, recordingUrl })),
+    ...input.sql.map((spec) => new SqlPoller({ spec, store, clock, log, recordingUrl })),
   ];
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../../server/deps.js';
 import { sendError } from '../../../server/error-catalogue.js';
 import { createTimeParser } from '../asterisk-time.js';
+import type { RecordingUrlBuilder } from '../recording-url.js';
 import { GroupMemory } from './group-memory.js';
 import { createHttpCdrReader } from './http-ingest.js';
 import type { IngestSourceStatus } from './ingest-source.js';
@@ -28,7 +29,11 @@ export function ingestStatusJson(s: IngestSourceStatus) {
 }
 
 /** The ingest routes; the HTTP source's own status joins the others in /api/ingest/status. */
-export async function ingestRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function ingestRoutes(
+  app: FastifyInstance,
+  deps: AppDeps,
+  recordingUrl?: RecordingUrlBuilder,
+): Promise<void> {
   const http = new StatusTracker('http:/api/cdr', 'http', 'POST /api/cdr', deps.clock, {
     info: (f, m) => app.log.info(f, m),
     warn: (f, m) => app.log.warn(f, m),
@@ -57,6 +62,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: AppDeps): Promise
         async () => {},
         now,
         groups,
+        recordingUrl,
       );
     } catch (err) {
       http.problem(`store unavailable: ${(err as Error).message}`);

@@ -14,6 +14,7 @@
 import { type Clock, systemClock } from '../../../shared/clock.js';
 import type { Store } from '../../../store/index.js';
 import { createTimeParser, type TimeParser } from '../asterisk-time.js';
+import type { RecordingUrlBuilder } from '../recording-url.js';
 import { CdrTableError } from './cdr-table-error.js';
 import type { CdrTableReader, TableRow } from './cdr-table-reader.js';
 import { GroupMemory } from './group-memory.js';
@@ -34,6 +35,8 @@ export interface SqlPosition {
 
 /** What a poller needs. */
 export interface SqlPollerOptions {
+  /** Builds recording_url (serve --recording-url); recordingfile as it is without. */
+  recordingUrl?: RecordingUrlBuilder | undefined;
   spec: SqlSourceSpec;
   store: Store;
   clock?: Clock;
@@ -58,6 +61,7 @@ export class SqlPoller implements IngestSource {
   readonly id: string;
   /** Recent calls, for initial_destination. */
   private readonly groups = new GroupMemory();
+  private readonly recordingUrl: RecordingUrlBuilder | undefined;
   private readonly spec: SqlSourceSpec;
   private readonly store: Store;
   private readonly clock: Clock;
@@ -75,6 +79,7 @@ export class SqlPoller implements IngestSource {
   private stopped = false;
 
   constructor(options: SqlPollerOptions) {
+    this.recordingUrl = options.recordingUrl;
     this.spec = options.spec;
     this.store = options.store;
     this.clock = options.clock ?? systemClock;
@@ -219,6 +224,7 @@ export class SqlPoller implements IngestSource {
         (trx) => saveIngestPosition(trx, this.id, next, now),
         now,
         this.groups,
+        this.recordingUrl,
       );
     } catch (err) {
       throw new StoreUnavailable(`store unavailable: ${(err as Error).message}`);

@@ -5,6 +5,7 @@ import { type InTransaction, insertCdrRecords } from '../../record-store.js';
 import { dialTarget } from '../destination.js';
 import { cdrIdentity } from '../identity.js';
 import { toNewCdrRecord } from '../map-record.js';
+import type { RecordingUrlBuilder } from '../recording-url.js';
 import type { SourceRow } from '../source-row.js';
 import type { GroupMemory } from './group-memory.js';
 
@@ -22,7 +23,8 @@ export interface StoredBatch {
 
 /**
  * Stores `rows` (possibly none) and runs `also` (the position write) in the same transaction.
- * With `groups`, initial_destination comes from the records of the call seen so far.
+ * With `groups`, initial_destination comes from the records of the call seen so far; with
+ * `recordingUrl`, recording_url is built by the operator's template.
  */
 export async function storeSourceRows(
   store: Store,
@@ -30,11 +32,14 @@ export async function storeSourceRows(
   also: InTransaction,
   nowMs: number,
   groups?: GroupMemory,
+  recordingUrl?: RecordingUrlBuilder,
 ): Promise<StoredBatch> {
   const records = rows.map(({ row }) => {
     const target = dialTarget(row.dstchannel, row.lastapp, row.lastdata);
     const initial = groups ? groups.initialDestination(row, target) : row.dst || target;
-    return toNewCdrRecord(row, cdrIdentity(row), initial, target);
+    const record = toNewCdrRecord(row, cdrIdentity(row), initial, target);
+    if (recordingUrl) record.recordingUrl = recordingUrl(row);
+    return record;
   });
   const r = await insertCdrRecords(store, records, nowMs, also);
   return { inserted: r.inserted, duplicates: r.duplicates };

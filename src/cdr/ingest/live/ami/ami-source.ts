@@ -12,6 +12,7 @@ import { connect, type Socket } from 'node:net';
 import { type Clock, systemClock } from '../../../../shared/clock.js';
 import type { Store } from '../../../../store/index.js';
 import { createTimeParser } from '../../asterisk-time.js';
+import type { RecordingUrlBuilder } from '../../recording-url.js';
 import { GroupMemory } from '../group-memory.js';
 import type { IngestSource, IngestSourceStatus } from '../ingest-source.js';
 import { type PollTimers, realTimers } from '../poll-timers.js';
@@ -37,6 +38,8 @@ export interface AmiBackoff {
 
 /** What an AMI source needs. */
 export interface AmiSourceOptions {
+  /** Builds recording_url (serve --recording-url); recordingfile as it is without. */
+  recordingUrl?: RecordingUrlBuilder | undefined;
   spec: AmiSourceSpec;
   store: Store;
   clock?: Clock;
@@ -71,6 +74,7 @@ export class AmiSource implements IngestSource {
   private readonly readCdr: ReturnType<typeof createAmiCdrReader>;
   /** Recent calls, for initial_destination. */
   private readonly groups = new GroupMemory();
+  private readonly recordingUrl: RecordingUrlBuilder | undefined;
   private socket: Socket | null = null;
   private timer: unknown = null;
   private loginTimer: unknown = null;
@@ -83,6 +87,7 @@ export class AmiSource implements IngestSource {
   private events = 0;
 
   constructor(options: AmiSourceOptions) {
+    this.recordingUrl = options.recordingUrl;
     this.spec = options.spec;
     this.id = options.spec.id;
     this.store = options.store;
@@ -207,7 +212,14 @@ export class AmiSource implements IngestSource {
       while (this.queue.length > 0) {
         const batch = this.queue.slice(0, this.batch);
         try {
-          const r = await storeSourceRows(this.store, batch, async () => {}, this.clock.now(), this.groups);
+          const r = await storeSourceRows(
+            this.store,
+            batch,
+            async () => {},
+            this.clock.now(),
+            this.groups,
+            this.recordingUrl,
+          );
           this.queue.splice(0, batch.length);
           this.tracker.stored(r.inserted, r.duplicates, (batch[batch.length - 1] as LiveRow).row.end);
           if (this.tracker.state === 'store_unavailable')
