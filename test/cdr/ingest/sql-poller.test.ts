@@ -269,6 +269,51 @@ describe.each(cases)('CDR table poller: %s table into a %s store', (sourceKind, 
     }
   });
 
+  test.runIf(sourceKind === 'postgres')(
+    'reads a timestamptz calldate as the instant it is, whatever tz says',
+    async () => {
+      const db = await freshTable(false);
+      const t = await openTestStore(storeKind);
+      try {
+        await db.exec(
+          "ALTER TABLE cdr ALTER COLUMN calldate TYPE timestamptz USING calldate AT TIME ZONE 'UTC'",
+        );
+        await db.insert(CALLS.slice(0, 2).map((c) => ({ ...c, calldate: `${c.calldate}+00` })));
+        const p = poller(t.store, db.url, '&tz=Europe/Berlin');
+        await p.pollNow();
+        const rows = await listCdrRecordsAfter(t.store, 0, 10);
+        expect(rows.map((r) => r.start_ts).sort()).toEqual(
+          CALLS.slice(0, 2)
+            .map((c) => Date.parse(`${c.calldate.replace(' ', 'T')}Z`) / 1000)
+            .sort(),
+        );
+        await p.stop();
+      } finally {
+        await db.close();
+        await t.close();
+      }
+    },
+  );
+
+  test('reads a wall-clock calldate in the zone tz names', async () => {
+    const db = await freshTable(false);
+    const t = await openTestStore(storeKind);
+    try {
+      await db.insert(CALLS.slice(0, 1));
+      const p = poller(t.store, db.url, '&tz=Europe/Berlin');
+      await p.pollNow();
+      const rows = await listCdrRecordsAfter(t.store, 0, 10);
+      // 04:47 in Berlin in November (CET, UTC+1) is 03:47 UTC
+      expect(rows.map((r) => r.start_ts)).toEqual([
+        Date.parse(`${(CALLS[0] as Call).calldate.replace(' ', 'T')}Z`) / 1000 - 3600,
+      ]);
+      await p.stop();
+    } finally {
+      await db.close();
+      await t.close();
+    }
+  });
+
   test('says what is wrong with a table that is not a CDR table, without the password', async () => {
     const db = await freshTable(false);
     const t = await openTestStore(storeKind);
