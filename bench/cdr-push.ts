@@ -82,7 +82,7 @@ async function seed(store: Store): Promise<void> {
 async function startReceiverProcess(): Promise<{ url: string; stop(): void }> {
   const proc = spawn(
     process.execPath,
-    ['bin/branchgate.js', 'cdr', 'receive', '--quiet', '--listen', '127.0.0.1:0'],
+    ['scripts/branchgate-dev.js', 'cdr', 'receive', '--quiet', '--listen', '127.0.0.1:0'],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

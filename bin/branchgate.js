@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-// Entry point of the `branchgate` CLI: runs the TypeScript sources through tsx's loader, so the
-// command works right after `npm ci` with no build step.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../src/cli/main.ts');
+// Entry point of the `branchgate` command: the compiled CLI in dist/ (built by `npm run build`,
+// shipped in the package). Nothing is compiled at start-up.
+await import('../dist/cli/main.js');

@@ -15,7 +15,7 @@ export {
 export { type DatEntry, type DatKind, GeoDat } from './geo-dat.js';
 export { type ExportFormat, type ExportOptions, type ExportResult, exportList } from './geo-export.js';
 export { type DatInfo, datDiff, datInfo, type ListDiff, type ListInfo } from './geo-info.js';
-export { formatCidr, parseCidr } from './ip-address.js';
+export { formatCidr, type ParsedCidr, parseCidr } from './ip-address.js';
 export { compileIpLists } from './ip-compiler.js';
 export { decodeGeoIp } from './ip-decoder.js';
 export { encodeGeoIpList } from './ip-encoder.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { repoRoot } from './support/corpora.js';
 
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [join(repoRoot, 'bin/branchgate.js'), 'geo', ...args], {
+  const run = spawnSync(process.execPath, [join(repoRoot, 'scripts/branchgate-dev.js'), 'geo', ...args], {
     encoding: 'utf8',
     timeout: 30_000,
   });

@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 
 /** The repository root. */
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
-/** The CLI entry point. */
-export const BIN = resolve(REPO_ROOT, 'bin/branchgate.js');
+/** The CLI run from the sources (scripts/branchgate-dev.js), so tests never run a stale dist/. */
+export const BIN = resolve(REPO_ROOT, 'scripts/branchgate-dev.js');
 
 /** A running serve process. */
 export interface ServeProcess {

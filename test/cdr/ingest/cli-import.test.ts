@@ -9,7 +9,7 @@ const dir = mkdtempSync(join(tmpdir(), 'bg-cdr-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function branchgate(...args: string[]) {
-  const r = spawnSync(process.execPath, ['bin/branchgate.js', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['scripts/branchgate-dev.js', ...args], { encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

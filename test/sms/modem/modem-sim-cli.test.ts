@@ -29,7 +29,7 @@ describe('branchgate modem-sim', () => {
     const proc = spawn(
       process.execPath,
       [
-        'bin/branchgate.js',
+        'scripts/branchgate-dev.js',
         'modem-sim',
         '--pty',
         '--link',
@@ -68,7 +68,7 @@ describe('branchgate modem-sim', () => {
 
   it('says what is wrong with a bad flag and exits 1', async () => {
     const err = await run(process.execPath, [
-      'bin/branchgate.js',
+      'scripts/branchgate-dev.js',
       'modem-sim',
       '--pty',
       '--slots',
