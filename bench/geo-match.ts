@@ -168,7 +168,12 @@ const naive = (q: string): number => {
   const name = normalizeDomain(q);
   const hits: number[] = [];
   const add = (ls: number[] | undefined) => {
-    if (ls) for (const l of ls) if (!seen[l]) (seen[l] = 1), hits.push(l);
+    if (ls)
+      for (const l of ls)
+        if (!seen[l]) {
+          seen[l] = 1;
+          hits.push(l);
+        }
   };
   add(byName.get(`=${name}`));
   let at = 0;

@@ -14,7 +14,9 @@ export function memorySource(bytes: Uint8Array): ByteSource {
   return {
     size: bytes.length,
     read: (offset, length) => bytes.subarray(offset, Math.min(bytes.length, offset + length)),
-    close: () => {},
+    close: () => {
+      // memory needs no closing
+    },
   };
 }
 

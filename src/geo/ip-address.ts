@@ -58,7 +58,7 @@ export function parseIPv6(text: string): bigint | undefined {
   let groups: number[];
   if (gap === -1) {
     const all = parseGroups(text);
-    if (!all || all.length !== 8) return undefined;
+    if (all?.length !== 8) return undefined;
     groups = all;
   } else {
     const head = parseGroups(text.slice(0, gap));

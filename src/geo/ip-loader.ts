@@ -56,7 +56,10 @@ export function loadIpSources(paths: readonly string[], options: LoadIpOptions =
   for (const file of files) {
     const code = ipCodeOfFile(file);
     let set = sets.get(code);
-    if (!set) sets.set(code, (set = new CidrSet()));
+    if (!set) {
+      set = new CidrSet();
+      sets.set(code, set);
+    }
     parseIpText(readFileSync(file, 'utf8'), file, set);
     options.onProgress?.(++done, total);
   }

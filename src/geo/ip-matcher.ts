@@ -193,7 +193,7 @@ export class IpMatcher {
     });
     this.setStart[sets.sets.length] = total;
     this.setIds = new Int32Array(total);
-    sets.sets.forEach((s, k) => this.setIds.set(s, this.setStart[k] as number));
+    for (const [k, s] of sets.sets.entries()) this.setIds.set(s, this.setStart[k] as number);
   }
 
   /**

@@ -55,7 +55,10 @@ export function readMmdbCountries(db: Buffer, file: string): Map<string, CidrSet
   };
   const setFor = (code: string): CidrSet => {
     let set = out.get(code);
-    if (!set) out.set(code, (set = new CidrSet()));
+    if (!set) {
+      set = new CidrSet();
+      out.set(code, set);
+    }
     return set;
   };
 

@@ -36,7 +36,10 @@ export function compileSites(
   const pending = new Map<string, PendingList>();
   const listOf = (code: string): PendingList => {
     let list = pending.get(code);
-    if (!list) pending.set(code, (list = { code, rules: [], inclusions: [], files: [] }));
+    if (!list) {
+      list = { code, rules: [], inclusions: [], files: [] };
+      pending.set(code, list);
+    }
     return list;
   };
   for (const source of sources) {

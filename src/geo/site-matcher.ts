@@ -26,7 +26,7 @@ class Groups {
     });
     this.start[sets.length] = total;
     this.ids = new Int32Array(total);
-    sets.forEach((set, g) => this.ids.set(set, this.start[g] as number));
+    for (const [g, set] of sets.entries()) this.ids.set(set, this.start[g] as number);
   }
 }
 

@@ -92,7 +92,10 @@ export function parseSiteSource(code: string, text: string, file: string): Parse
     parsed.rules.push(rule);
     for (const target of affiliations) {
       let list = parsed.affiliations.get(target);
-      if (!list) parsed.affiliations.set(target, (list = []));
+      if (!list) {
+        list = [];
+        parsed.affiliations.set(target, list);
+      }
       list.push(rule);
     }
   }

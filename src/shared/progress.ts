@@ -10,6 +10,7 @@ export interface Progress {
   stop(): void;
 }
 
+// biome-ignore lint/suspicious/noEmptyBlockStatements: progress that shows nothing is empty by definition
 const silent: Progress = { start() {}, update() {}, increment() {}, stop() {} };
 
 /** A progress bar on stderr when it is a TTY (or when forced), else a silent sink. */

@@ -42,7 +42,14 @@ export async function openModem(
     const simulator = createSimulatedModem({ clock: scheduler });
     const transport = createStreamTransport(() => simulator.connect(), 'simulated modem');
     const modem = createModem({ transport, options, clock: scheduler });
-    return { modem, simulator, description: 'simulated modem (in memory)', close: async () => {} };
+    return {
+      modem,
+      simulator,
+      description: 'simulated modem (in memory)',
+      close: async () => {
+        // nothing beyond the modem to close
+      },
+    };
   }
   if (spec === 'sim-pty') {
     const simulator = createSimulatedModem({ clock: scheduler });
@@ -55,5 +62,12 @@ export async function openModem(
     return { modem, simulator, description: `simulated modem on ${link.path}`, close: () => link.close() };
   }
   const modem = createModem({ transport: createSerialTransport({ path: spec }), options, clock: scheduler });
-  return { modem, simulator: undefined, description: spec, close: async () => {} };
+  return {
+    modem,
+    simulator: undefined,
+    description: spec,
+    close: async () => {
+      // nothing beyond the modem to close
+    },
+  };
 }

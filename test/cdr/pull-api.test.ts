@@ -68,7 +68,7 @@ describe.each(storeKinds())('GET /pbx/cdr/data on %s', (kind) => {
     for (const res of [
       await get(`?extension=1001&key=${sha256('wrong')}`),
       await get('', { authorization: basic('1001', 's3cret') }),
-      await get('?extension=9999&key=' + KEY),
+      await get(`?extension=9999&key=${KEY}`),
       await get('?extension=1001'),
       await get(''),
       await get('', { authorization: 'Bearer abc' }),

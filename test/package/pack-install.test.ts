@@ -116,7 +116,12 @@ console.log(JSON.stringify({ code: err.code, cidr: formatCidr(new Uint8Array([10
 `,
   );
   const { stdout } = await run(process.execPath, [join(lib, 'use.mjs')], { cwd: lib });
-  expect(JSON.parse(stdout)).toEqual({ code: 'timeout', cidr: '10.1.0.0/16', start: 0x0a010000, version: VERSION });
+  expect(JSON.parse(stdout)).toEqual({
+    code: 'timeout',
+    cidr: '10.1.0.0/16',
+    start: 0x0a010000,
+    version: VERSION,
+  });
 });
 
 test('a TypeScript consumer type-checks against the packed declarations', async () => {

@@ -60,8 +60,12 @@ export interface CheckRangeResult {
 /** Checks and spools one range; `onBad` sees each bad line as found, `onBytes` the bytes read. */
 export async function checkRange(
   input: CheckRangeInput,
-  onBad: (bad: BadLine) => void = () => {},
-  onBytes: (bytesRead: number) => void = () => {},
+  onBad: (bad: BadLine) => void = () => {
+    // the caller does not want bad lines reported
+  },
+  onBytes: (bytesRead: number) => void = () => {
+    // no progress to show
+  },
 ): Promise<CheckRangeResult> {
   const parseTime = createTimeParser(input.timezone);
   let layout = input.layout;

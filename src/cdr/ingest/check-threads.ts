@@ -22,7 +22,9 @@ export function canUseCheckThreads(): boolean {
 /** Checks one range in a new worker thread; `onBytes` hears the bytes of the range read so far. */
 export function checkRangeInThread(
   input: CheckRangeInput,
-  onBytes: (bytesRead: number) => void = () => {},
+  onBytes: (bytesRead: number) => void = () => {
+    // no progress to show
+  },
 ): Promise<CheckRangeResult> {
   const ext = extname(fileURLToPath(import.meta.url));
   const entry = new URL(`./check-worker${ext}`, import.meta.url).href;

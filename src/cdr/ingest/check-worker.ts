@@ -8,7 +8,9 @@ import { type CheckRangeInput, checkRange } from './check-range.js';
 let lastPosted = 0;
 const result = await checkRange(
   workerData as CheckRangeInput,
-  () => {},
+  () => {
+    // bad lines come back in the result, not one by one
+  },
   (bytes) => {
     if (bytes - lastPosted < 4 * 1024 * 1024) return;
     lastPosted = bytes;

@@ -14,6 +14,7 @@ export interface SpoolEntry {
 
 const US = '\u001f';
 const RS = '\u001e';
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the spool's own separators are control characters on purpose
 const NEEDS_JSON = /[\u001e\u001f\r]/;
 
 const TEXT_FIELDS = [

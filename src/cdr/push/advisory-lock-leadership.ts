@@ -25,7 +25,9 @@ export class AdvisoryLockLeadership implements DeliveryLeadership {
         this.client = null;
         this.holding = false;
       }
-      client.end().catch(() => {});
+      client.end().catch(() => {
+        // ending a connection that already failed: nothing left to end
+      });
     });
     await client.connect();
     // Cursor updates on this session skip the WAL flush wait (see advance()).
@@ -78,7 +80,9 @@ export class AdvisoryLockLeadership implements DeliveryLeadership {
     const client = this.client;
     this.client = null;
     this.holding = false;
-    await client?.end().catch(() => {});
+    await client?.end().catch(() => {
+      // ending a connection that already failed: nothing left to end
+    });
   }
 
   async release(): Promise<void> {

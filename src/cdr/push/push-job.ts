@@ -109,7 +109,9 @@ export function startCdrPushJob(options: CdrPushJobOptions): CdrPushJob {
       }
       if (waitMs > 0) await sleep(waitMs, abort.signal);
     }
-    await leadership.release().catch(() => {});
+    await leadership.release().catch(() => {
+      // a lease not released expires by itself; the stop goes on
+    });
     sender.close();
   })();
 

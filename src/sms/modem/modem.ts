@@ -133,7 +133,9 @@ class AtModem extends EventEmitter<ModemEvents> implements Modem {
       this.generation++;
       // Work queued while starting would otherwise wait for a start() nobody may call.
       this.queue.rejectAll('stopped', `the modem did not start: ${(err as Error).message}`);
-      await this.transport.close().catch(() => {});
+      await this.transport.close().catch(() => {
+        // the port is already gone; recovery opens a new one
+      });
       throw err;
     }
   }
@@ -144,7 +146,9 @@ class AtModem extends EventEmitter<ModemEvents> implements Modem {
     this.generation++;
     this.queue.hold();
     this.queue.rejectAll('stopped', 'the modem was stopped');
-    await this.transport.close().catch(() => {});
+    await this.transport.close().catch(() => {
+      // the port is already gone; recovery opens a new one
+    });
   }
 
   listMessages(): Promise<ops.StoredMessage[]> {
@@ -195,7 +199,9 @@ class AtModem extends EventEmitter<ModemEvents> implements Modem {
   /** Closes whatever is open, opens afresh and runs start-up with the queue held. */
   private async openAndStart(): Promise<ModemStatus> {
     this.queue.hold();
-    await this.transport.close().catch(() => {});
+    await this.transport.close().catch(() => {
+      // the port is already gone; recovery opens a new one
+    });
     const generation = ++this.generation;
     this.parser.reset();
     try {
@@ -215,7 +221,9 @@ class AtModem extends EventEmitter<ModemEvents> implements Modem {
     }
     if (generation !== this.generation || this.currentState === 'stopped') {
       // stop() was called while the port was opening: do not leave it open behind its back.
-      await this.transport.close().catch(() => {});
+      await this.transport.close().catch(() => {
+        // the port is already gone; recovery opens a new one
+      });
       throw new ModemError('stopped', 'the modem was stopped while its port was opening');
     }
     const run = (text: string, timeoutMs?: number) =>

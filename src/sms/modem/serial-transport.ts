@@ -53,7 +53,10 @@ export function createSerialTransport(options: SerialTransportOptions): ModemTra
     closedByUs.add(p);
     port = undefined;
     stopPresence();
-    if (p.isOpen) p.close(() => {});
+    if (p.isOpen)
+      p.close(() => {
+        // a close error on a port we are abandoning changes nothing
+      });
     handlers.closed(new Error(why));
   };
 
@@ -72,7 +75,10 @@ export function createSerialTransport(options: SerialTransportOptions): ModemTra
           p.on('data', (chunk: Buffer) => handlers.data(chunk));
           p.on('error', () => {
             // A read or write error ends the port; 'close' then reports it.
-            if (p.isOpen && !closedByUs.has(p)) p.close(() => {});
+            if (p.isOpen && !closedByUs.has(p))
+              p.close(() => {
+                // a close error on a port we are abandoning changes nothing
+              });
           });
           p.on('close', (closeErr: Error | null | undefined) => {
             if (port === p) {

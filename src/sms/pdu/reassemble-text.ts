@@ -35,7 +35,7 @@ export function reassembleText(parts: readonly DecodedPdu[]): string {
     }
     texts[c.sequence - 1] = part.text;
   }
-  const missing = texts.findIndex((t) => t === undefined);
+  const missing = texts.indexOf(undefined);
   if (missing >= 0 || texts.length !== total) {
     throw new PduError('incomplete', 'parts', undefined, `part ${missing + 1} of ${total} is missing`);
   }

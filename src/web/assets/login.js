@@ -1,6 +1,5 @@
 // The console's login form: posts the username and password as JSON to POST /api/login (which sets
 // the session cookie), then goes to the page the user asked for; shows the API's error otherwise.
-'use strict';
 
 const form = document.getElementById('login-form');
 const error = document.getElementById('login-error');

@@ -12,7 +12,7 @@ describe('createTimeParser', () => {
     expect(parse('2024-02-29 23:59:59')).toBe(utcSeconds(2024, 2, 29, 23, 59, 59));
   });
 
-  test('reads epoch seconds as cdr_custom writes them with ${CDR(start,u)}', () => {
+  test('reads epoch seconds as cdr_custom writes them with CDR(start,u)', () => {
     const parse = createTimeParser('Europe/Berlin');
     expect(parse('1795322858.123456')).toBe(1795322858);
     expect(parse('1795322858')).toBe(1795322858);

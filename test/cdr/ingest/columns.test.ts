@@ -40,7 +40,9 @@ describe('detectLayout', () => {
 });
 
 describe('parseColumnsOption', () => {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: cdr_custom.conf's own ${CDR(...)} syntax, not a template
   test('takes plain names and ${CDR(name)} items, case-insensitively', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: cdr_custom.conf syntax, as an operator pastes it
     expect(parseColumnsOption('start, ${CDR(SRC)},dst,initial_destination').columns).toEqual([
       'start',
       'src',

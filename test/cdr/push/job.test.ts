@@ -129,13 +129,17 @@ describe.runIf(available('postgres'))('CDR push on one PostgreSQL database share
       store: a,
       sleep: quick,
       databaseUrl: tdb.url,
-      onRun: (r) => void (delivered.a += r.acknowledged),
+      onRun: (r) => {
+        delivered.a += r.acknowledged;
+      },
     });
     const jobB = startCdrPushJob({
       store: b,
       sleep: quick,
       databaseUrl: tdb.url,
-      onRun: (r) => void (delivered.b += r.acknowledged),
+      onRun: (r) => {
+        delivered.b += r.acknowledged;
+      },
     });
     try {
       // Two writers on their own pools, inserting at the same time as the job delivers.

@@ -46,7 +46,7 @@ describe('decodePdu rejects malformed PDUs', () => {
     ['month 13 in TP-SCTS', at(20, '31'), 'bad_timestamp', 'TP-SCTS', 20],
     [
       '30 February in TP-SCTS',
-      at(20, '20').slice(0, 2 * 21) + '03' + at(20, '20').slice(2 * 22),
+      `${at(20, '20').slice(0, 2 * 21)}03${at(20, '20').slice(2 * 22)}`,
       'bad_timestamp',
       'TP-SCTS',
       21,
@@ -81,29 +81,23 @@ describe('decodePdu rejects malformed PDUs', () => {
   const head = '0044' + '0B915155214365F7' + '00';
   const scts = '62112250000040';
   it.each([
-    ['a header longer than the user data', `${head}08${scts}04` + '05000302', 'bad_udh', 'TP-UDHL', 20],
-    ['an element running past TP-UDHL', `${head}04${scts}04` + '03000301', 'bad_udh', 'TP-UDH', 21],
+    ['a header longer than the user data', `${head}08${scts}0405000302`, 'bad_udh', 'TP-UDHL', 20],
+    ['an element running past TP-UDHL', `${head}04${scts}0403000301`, 'bad_udh', 'TP-UDH', 21],
     [
       'a concatenation element of the wrong size',
-      `${head}04${scts}05` + '0400020101',
+      `${head}04${scts}050400020101`,
       'bad_udh',
       'TP-UD concatenation IE',
       21,
     ],
     [
       'a GSM-7 header that needs more septets than TP-UDL',
-      `${head}00${scts}06` + '050003010201',
+      `${head}00${scts}06050003010201`,
       'bad_udh',
       'TP-UDHL',
       20,
     ],
-    [
-      'UCS-2 text of an odd number of octets',
-      `${head}08${scts}07` + '05000301020141',
-      'bad_length',
-      'TP-UD',
-      26,
-    ],
+    ['UCS-2 text of an odd number of octets', `${head}08${scts}0705000301020141`, 'bad_length', 'TP-UD', 26],
     ['TP-UDHI with empty user data', `${head}04${scts}00`, 'bad_udh', 'TP-UDHL', 20],
   ])('rejects %s', (_name, pdu, code, field, offset) => {
     const error = caught(() => decodePdu(pdu));
@@ -111,7 +105,7 @@ describe('decodePdu rejects malformed PDUs', () => {
   });
 
   it('ignores a concatenation element with sequence 0, as 23.040 9.2.3.24.1 says', () => {
-    const pdu = decodePdu(`${head}04${scts}08` + '0500030102004142');
+    const pdu = decodePdu(`${head}04${scts}080500030102004142`);
     expect(pdu.concat).toBeUndefined();
     expect(pdu.udh).toHaveLength(1);
     expect(Array.from(pdu.data ?? [])).toEqual([0x41, 0x42]);

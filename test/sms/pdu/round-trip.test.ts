@@ -63,10 +63,7 @@ const alphanumeric = fc.string({
  * 'ж~bcd' -> 'ж~~bc', 'ж\u0001b' -> 'ж~b', 'ж\u0000b' -> 'ж'. Our decoder has none of these quirks.
  */
 function asGammuPrintsUcs2(text: string): string {
-  const escaped = text
-    .replace(/~/g, '~~')
-    .replace(/\u0001/g, '~')
-    .slice(0, text.length);
+  const escaped = text.replace(/~/g, '~~').replaceAll('\u0001', '~').slice(0, text.length);
   const nul = escaped.indexOf('\u0000');
   return nul < 0 ? escaped : escaped.slice(0, nul);
 }

@@ -406,7 +406,9 @@ export class CsvFollower implements IngestSource {
   private async closeHandle(): Promise<void> {
     const h = this.handle;
     this.handle = null;
-    await h?.close().catch(() => {});
+    await h?.close().catch(() => {
+      // closing a handle whose file is gone: nothing left to release
+    });
   }
 }
 

@@ -10,7 +10,7 @@ import { GroupMemory } from './group-memory.js';
 import { createHttpCdrReader } from './http-ingest.js';
 import type { IngestSourceStatus } from './ingest-source.js';
 import { StatusTracker } from './status-tracker.js';
-import { storeSourceRows } from './store-source-rows.js';
+import { NO_POSITION, storeSourceRows } from './store-source-rows.js';
 
 /** A status as the API writes it (snake_case, times as ISO 8601). */
 export function ingestStatusJson(s: IngestSourceStatus) {
@@ -59,7 +59,7 @@ export async function ingestRoutes(
       stored = await storeSourceRows(
         deps.store,
         parsed.rows.map((row) => ({ row, fields: [] })),
-        async () => {},
+        NO_POSITION,
         now,
         groups,
         recordingUrl,

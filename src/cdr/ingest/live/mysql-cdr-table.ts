@@ -61,7 +61,9 @@ export async function openMysqlCdrTable(url: string, table: string): Promise<Cdr
       close: () => conn.end(),
     };
   } catch (err) {
-    await conn.end().catch(() => {});
+    await conn.end().catch(() => {
+      // the connection is already broken: nothing left to end
+    });
     throw err;
   }
 }

@@ -23,7 +23,9 @@ interface ColumnInfo {
 /** Connects, checks the table, and returns its reader. */
 export async function openPostgresCdrTable(url: string, table: string): Promise<CdrTableReader> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  client.on('error', () => {}); // a dropped connection fails the next query, which the poller reports
+  client.on('error', () => {
+    // a dropped connection fails the next query, which the poller reports
+  });
   await client.connect();
   try {
     await client.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
@@ -72,7 +74,9 @@ export async function openPostgresCdrTable(url: string, table: string): Promise<
       close: () => client.end(),
     };
   } catch (err) {
-    await client.end().catch(() => {});
+    await client.end().catch(() => {
+      // the connection is already broken: nothing left to end
+    });
     throw err;
   }
 }

@@ -255,6 +255,8 @@ export class SqlPoller implements IngestSource {
   private async closeReader(): Promise<void> {
     const r = this.reader;
     this.reader = null;
-    await r?.close().catch(() => {});
+    await r?.close().catch(() => {
+      // the reader's connection is already gone: nothing left to close
+    });
   }
 }

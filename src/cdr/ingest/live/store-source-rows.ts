@@ -15,6 +15,11 @@ export interface LiveRow {
   fields: readonly string[];
 }
 
+/** The transaction step of a source with no read position to save (AMI, HTTP). */
+export const NO_POSITION: InTransaction = async () => {
+  // AMI and HTTP have no position: nothing else goes in the records' transaction
+};
+
 /** What storing a batch did. */
 export interface StoredBatch {
   inserted: number;

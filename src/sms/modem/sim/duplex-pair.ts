@@ -7,7 +7,9 @@ export function createDuplexPair(): [Duplex, Duplex] {
   const ends: Duplex[] = [];
   const make = (peerIndex: number): Duplex =>
     new Duplex({
-      read() {},
+      read() {
+        // data is pushed by the other end, never pulled
+      },
       write(chunk: Buffer, _encoding, callback) {
         const peer = ends[peerIndex];
         if (peer !== undefined && !peer.destroyed) peer.push(chunk);

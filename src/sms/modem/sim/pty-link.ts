@@ -78,7 +78,10 @@ export async function servePty(sim: SimulatedModem, options: ServePtyOptions = {
     void stop();
   };
   const onPlugged = () => {
-    if (!closed) void start().catch(() => {});
+    if (!closed)
+      void start().catch(() => {
+        // the next reconnect tries again; closing ends the loop
+      });
   };
   sim.on('unplugged', onUnplugged);
   sim.on('plugged', onPlugged);

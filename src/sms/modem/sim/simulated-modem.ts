@@ -122,7 +122,9 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
     stream.on('data', (chunk: Buffer) => {
       if (this.link === stream) this.receive(chunk);
     });
-    stream.on('error', () => {});
+    stream.on('error', () => {
+      // a link torn down by the engine side: the simulator just stops answering it
+    });
     stream.on('close', () => {
       if (this.link === stream) this.link = undefined;
     });
@@ -154,7 +156,8 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
   }
 
   deliver(from: string, text: string, options: DeliverMessageOptions = {}): number[] {
-    const reference = options.reference ?? (this.concatRef = (this.concatRef + 1) % 256);
+    if (options.reference === undefined) this.concatRef = (this.concatRef + 1) % 256;
+    const reference = options.reference ?? this.concatRef;
     const parts = encodeDeliver({
       from,
       text,

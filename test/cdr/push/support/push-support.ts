@@ -14,7 +14,12 @@ export interface ManualClock extends Clock {
 /** A manual clock starting at the given time. */
 export function manualClock(startMs = Date.UTC(2026, 10, 22, 8, 0, 0)): ManualClock {
   let now = startMs;
-  return { now: () => now, advance: (ms) => void (now += ms) };
+  return {
+    now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
+  };
 }
 
 /** The Cookie header of a fresh admin session. */

@@ -43,11 +43,10 @@ export async function openHarness(
 ): Promise<Harness> {
   const clock = createManualScheduler();
   const sim = createSimulatedModem({ clock, ...simOptions });
-  let pty: PtyLink | undefined;
-  const inner =
-    kind === 'memory'
-      ? createStreamTransport(() => sim.connect(), 'simulator')
-      : createSerialTransport({ path: (pty = await servePty(sim)).path, clock });
+  const pty: PtyLink | undefined = kind === 'memory' ? undefined : await servePty(sim);
+  const inner = pty
+    ? createSerialTransport({ path: pty.path, clock })
+    : createStreamTransport(() => sim.connect(), 'simulator');
   // Counts the bytes the engine reads and writes, and its port operations under way, to tell
   // when the link is idle (opening a pty takes real time with no byte in flight).
   const seen = { read: 0, written: 0, busy: 0 };

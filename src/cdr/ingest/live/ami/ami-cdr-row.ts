@@ -42,7 +42,7 @@ const REQUIRED = ['uniqueid', 'channel', 'starttime', 'endtime', 'disposition'];
 const LAYOUT: Layout = { name: 'AMI Cdr event', columns: HEADERS.map(([c]) => c) };
 
 /** A block's value of a header, also under its `_`-separated spelling (initial_destination). */
-function valueOf(fields: AmiFields, header: string): string | undefined {
+function headerValue(fields: AmiFields, header: string): string | undefined {
   return fields.get(header) ?? fields.get(header.replace(/(initial|computed)/, '$1_'));
 }
 
@@ -52,7 +52,7 @@ export function createAmiCdrReader(parseTime: TimeParser): (fields: AmiFields, w
   return (fields, where) => {
     const missing = REQUIRED.filter((h) => fields.get(h) === undefined);
     if (missing.length > 0) return { ok: false, reason: `Cdr event without ${missing.join(', ')}` };
-    const values = HEADERS.map(([, header]) => valueOf(fields, header) ?? '');
+    const values = HEADERS.map(([, header]) => headerValue(fields, header) ?? '');
     return read(where, values);
   };
 }

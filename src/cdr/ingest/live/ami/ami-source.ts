@@ -17,7 +17,7 @@ import { GroupMemory } from '../group-memory.js';
 import type { IngestSource, IngestSourceStatus } from '../ingest-source.js';
 import { type PollTimers, realTimers } from '../poll-timers.js';
 import { type IngestLog, StatusTracker, silentIngestLog } from '../status-tracker.js';
-import { type LiveRow, storeSourceRows } from '../store-source-rows.js';
+import { type LiveRow, NO_POSITION, storeSourceRows } from '../store-source-rows.js';
 import { createAmiCdrReader } from './ami-cdr-row.js';
 import { type AmiFields, AmiParser } from './ami-parser.js';
 import type { AmiSourceSpec } from './ami-source-spec.js';
@@ -215,7 +215,7 @@ export class AmiSource implements IngestSource {
           const r = await storeSourceRows(
             this.store,
             batch,
-            async () => {},
+            NO_POSITION,
             this.clock.now(),
             this.groups,
             this.recordingUrl,
