@@ -7,6 +7,7 @@ import { FailureLimiter, type FailureLimits } from '../auth/index.js';
 import { authRoutes } from '../auth/routes.js';
 import { ingestRoutes } from '../cdr/ingest/live/ingest-routes.js';
 import type { IngestStatusReader } from '../cdr/ingest/live/ingest-source.js';
+import type { StoredIngestSources } from '../cdr/ingest/live/stored-sources.js';
 import type { RecordingUrlBuilder } from '../cdr/ingest/recording-url.js';
 import { cdrPullRoutes } from '../cdr/pull-routes.js';
 import { cdrPushRoutes } from '../cdr/push/routes.js';
@@ -36,6 +37,8 @@ export interface AppOptions {
   sms?: SmsGateway | undefined;
   /** The live CDR sources' statuses; without it /api/ingest/status lists none. */
   ingest?: IngestStatusReader | undefined;
+  /** Sources added and removed at run time (/api/ingest/sources); absent outside serve. */
+  ingestSources?: StoredIngestSources | undefined;
   /** Builds recording_url of records posted to /api/cdr (serve --recording-url). */
   recordingUrl?: RecordingUrlBuilder | undefined;
 }
@@ -80,7 +83,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await cdrPullRoutes(app, deps);
   await app.register(smsRoutes(deps, options.sms));
   await cdrPushRoutes(app, deps);
-  await ingestRoutes(app, deps, options.recordingUrl);
+  await ingestRoutes(app, deps, options.recordingUrl, options.ingestSources);
   await app.register(consoleRoutes(deps));
   return { app, deps };
 }

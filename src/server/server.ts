@@ -6,9 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ensureAdmin } from '../auth/index.js';
-import { AmiSource } from '../cdr/ingest/live/ami/ami-source.js';
-import { fileAndTableSources } from '../cdr/ingest/live/file-and-table-sources.js';
-import { IngestManager } from '../cdr/ingest/live/ingest-manager.js';
+import { createLiveSources, type LiveSources } from '../cdr/ingest/live/live-sources.js';
 import { startCdrPushJob } from '../cdr/push/push-job.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { createSmsService, type SmsLog, type SmsService, smsOptionsFromEnv } from '../sms/index.js';
@@ -30,16 +28,11 @@ async function startServices(
   deps: AppDeps,
   sms: SmsService,
   log: SmsLog,
-  ingest: IngestManager,
+  ingest: LiveSources,
 ): Promise<Service[]> {
-  const { recordingUrl } = config;
   const { store, clock, timeZone } = deps;
   const push = startCdrPushJob({ store, clock, timeZone, logger: log, databaseUrl: config.db });
-  ingest.add([
-    ...config.ingestAmi.map((spec) => new AmiSource({ spec, store, clock, log, recordingUrl })),
-    ...fileAndTableSources({ csv: config.ingestCsv, sql: config.ingestSql, store, clock, log, recordingUrl }),
-  ]);
-  ingest.start();
+  await ingest.start(log);
   return [
     { name: 'cdr-push', stop: push.stop },
     await sms.start(log),
@@ -76,7 +69,14 @@ export async function startServer(
     }
     const tls = await loadTls(config.dataDir, config.tlsCert, config.tlsKey);
     if (tls.generated) say(`branchgate: generated a self-signed TLS certificate in ${config.dataDir}`);
-    const ingest = new IngestManager();
+    const ingest = createLiveSources({
+      store,
+      clock,
+      recordingUrl: config.recordingUrl,
+      ami: config.ingestAmi,
+      csv: config.ingestCsv,
+      sql: config.ingestSql,
+    });
     const sms = createSmsService({ store, modem: config.modem, options: smsOptionsFromEnv(process.env) });
     const { app, deps } = await buildApp({
       store,
@@ -85,7 +85,8 @@ export async function startServer(
       logLevel: config.logLevel,
       https: { key: tls.key, cert: tls.cert },
       sms,
-      ingest,
+      ingest: ingest.manager,
+      ingestSources: ingest.stored,
       recordingUrl: config.recordingUrl,
     });
     const services = await startServices(config, deps, sms, app.log, ingest);

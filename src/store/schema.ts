@@ -164,6 +164,14 @@ export interface IngestPositionTable {
   updated_at_ms: number;
 }
 
+/** Live CDR sources added at run time (see cdr/ingest/live/stored-sources.ts). */
+export interface IngestSourceTable {
+  id: string;
+  kind: string;
+  spec: string;
+  created_at_ms: number;
+}
+
 /** The whole database as Kysely sees it. Areas add their tables here with their migrations. */
 export interface Database {
   cdr: CdrTable;
@@ -179,6 +187,7 @@ export interface Database {
   sms_inbox_part: SmsInboxPartTable;
   sms_inbox_seen: SmsInboxSeenTable;
   api_tokens: ApiTokenTable;
+  ingest_sources: IngestSourceTable;
   ingest_position: IngestPositionTable;
 }
 

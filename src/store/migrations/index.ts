@@ -5,6 +5,7 @@ import { smsMigration } from './20261122-20-sms.js';
 import { apiTokensMigration } from './20261124-00-api-tokens.js';
 import { cdrIdentityMigration } from './20261124-10-cdr-identity.js';
 import { ingestPositionMigration } from './20261124-20-ingest-position.js';
+import { ingestSourcesMigration } from './20261124-30-ingest-sources.js';
 import type { StoreMigration } from './migration.js';
 
 /** All migrations the store runs on open, oldest first. */
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly StoreMigration[] = [
   apiTokensMigration,
   cdrIdentityMigration,
   ingestPositionMigration,
+  ingestSourcesMigration,
 ];

@@ -16,6 +16,20 @@ export class IngestManager implements IngestStatusReader {
     }
   }
 
+  /** Stops and forgets one source; false when there is none with that id. */
+  async remove(id: string): Promise<boolean> {
+    const at = this.sources.findIndex((s) => s.id === id);
+    if (at < 0) return false;
+    const [source] = this.sources.splice(at, 1);
+    await source?.stop();
+    return true;
+  }
+
+  /** Whether a source with this id runs. */
+  has(id: string): boolean {
+    return this.sources.some((s) => s.id === id);
+  }
+
   start(): void {
     this.running = true;
     for (const s of this.sources) s.start();

@@ -1,9 +1,10 @@
 // GET /api/ingest/status (admin): every live source's state. POST /api/cdr (admin, or an API token
 // with the scope cdr:ingest): records from an exchange branchgate does not read directly, stored
 // once each by the cross-source identity, a body whole or not at all.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../server/deps.js';
 import { sendError } from '../../../server/error-catalogue.js';
+import { AppError } from '../../../shared/errors.js';
 import { createTimeParser } from '../asterisk-time.js';
 import type { RecordingUrlBuilder } from '../recording-url.js';
 import { GroupMemory } from './group-memory.js';
@@ -11,6 +12,7 @@ import { createHttpCdrReader } from './http-ingest.js';
 import type { IngestSourceStatus } from './ingest-source.js';
 import { StatusTracker } from './status-tracker.js';
 import { NO_POSITION, storeSourceRows } from './store-source-rows.js';
+import { ADDABLE_KINDS, type StoredIngestSources } from './stored-sources.js';
 
 /** A status as the API writes it (snake_case, times as ISO 8601). */
 export function ingestStatusJson(s: IngestSourceStatus) {
@@ -33,6 +35,7 @@ export async function ingestRoutes(
   app: FastifyInstance,
   deps: AppDeps,
   recordingUrl?: RecordingUrlBuilder,
+  sources?: StoredIngestSources,
 ): Promise<void> {
   const http = new StatusTracker('http:/api/cdr', 'http', 'POST /api/cdr', deps.clock, {
     info: (f, m) => app.log.info(f, m),
@@ -46,6 +49,53 @@ export async function ingestRoutes(
   app.get('/api/ingest/status', { preHandler: deps.requireAdmin }, async () => ({
     sources: [...deps.ingest.statuses(), http.snapshot()].map(ingestStatusJson),
   }));
+
+  const noSources = (reply: FastifyReply) =>
+    sendError(reply, 'unavailable', 'this server runs no ingest sources (started without serve)');
+  app.get('/api/ingest/sources', { preHandler: deps.requireAdmin }, async (_request, reply) =>
+    sources ? { sources: await sources.list() } : noSources(reply),
+  );
+  app.post<{ Body: { kind: string; source: string } }>(
+    '/api/ingest/sources',
+    {
+      preHandler: deps.requireAdmin,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['kind', 'source'],
+          additionalProperties: false,
+          properties: {
+            kind: { type: 'string', enum: [...ADDABLE_KINDS] },
+            source: { type: 'string', minLength: 1, maxLength: 2048 },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!sources) return noSources(reply);
+      try {
+        const entry = await sources.add(request.body.kind, request.body.source, deps.clock.now());
+        return reply.code(201).send(entry);
+      } catch (err) {
+        if (err instanceof AppError) return sendError(reply, err.code, err.message);
+        throw err;
+      }
+    },
+  );
+  app.delete<{ Params: { id: string } }>(
+    '/api/ingest/sources/:id',
+    { preHandler: deps.requireAdmin },
+    async (request, reply) => {
+      if (!sources) return noSources(reply);
+      try {
+        await sources.remove(request.params.id);
+        return reply.code(204).send();
+      } catch (err) {
+        if (err instanceof AppError) return sendError(reply, err.code, err.message);
+        throw err;
+      }
+    },
+  );
 
   app.post('/api/cdr', { preHandler: deps.requireScope('cdr:ingest') }, async (request, reply) => {
     const parsed = read(request.body);
