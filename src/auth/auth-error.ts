@@ -14,7 +14,8 @@ export type AuthErrorCode =
   | 'bad_password'
   | 'bad_extension'
   | 'bad_token'
-  | 'no_such_token';
+  | 'no_such_token'
+  | 'last_admin';
 
 /** An accounts error: bad credentials, missing rights, unknown or duplicate names. */
 export class AuthError extends AppError<AuthErrorCode> {}

@@ -36,6 +36,8 @@ export {
   checkLogin,
   ensureAdmin,
   listUsers,
+  removeUser,
+  setUserAdmin,
   setUserPassword,
   type UserInfo,
 } from './users.js';

@@ -117,3 +117,47 @@ export async function ensureAdmin(
   }
   return { created: true, generatedPassword: envPassword ? null : password };
 }
+
+async function adminCount(store: Store): Promise<number> {
+  const { n } = await store.db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('is_admin', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** Grants or takes administrator rights; refuses to take them from the last administrator. */
+export async function setUserAdmin(store: Store, username: string, isAdmin: boolean): Promise<UserInfo> {
+  const row = await store.db
+    .selectFrom('users')
+    .selectAll()
+    .where('username', '=', username)
+    .executeTakeFirst();
+  if (!row) throw new AuthError('no_such_user', `no user "${username}"`);
+  if (!isAdmin && row.is_admin === 1 && (await adminCount(store)) <= 1)
+    throw new AuthError('last_admin', `"${username}" is the last administrator; make another one first`);
+  const updated = await store.db
+    .updateTable('users')
+    .set({ is_admin: isAdmin ? 1 : 0 })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return info(updated);
+}
+
+/** Removes a user and their sessions; refuses to remove the last administrator. */
+export async function removeUser(store: Store, username: string): Promise<void> {
+  const row = await store.db
+    .selectFrom('users')
+    .selectAll()
+    .where('username', '=', username)
+    .executeTakeFirst();
+  if (!row) throw new AuthError('no_such_user', `no user "${username}"`);
+  if (row.is_admin === 1 && (await adminCount(store)) <= 1)
+    throw new AuthError('last_admin', `"${username}" is the last administrator; make another one first`);
+  await store.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('sessions').where('user_id', '=', row.id).execute();
+    await trx.deleteFrom('users').where('id', '=', row.id).execute();
+  });
+}

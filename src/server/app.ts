@@ -3,6 +3,7 @@
 // buildApp and use inject() or listen on a loopback port.
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { adminRoutes } from '../auth/admin-routes.js';
 import { FailureLimiter, type FailureLimits } from '../auth/index.js';
 import { authRoutes } from '../auth/routes.js';
 import { ingestRoutes } from '../cdr/ingest/live/ingest-routes.js';
@@ -80,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   await authRoutes(app, deps);
+  await adminRoutes(app, deps);
   await cdrPullRoutes(app, deps);
   await app.register(smsRoutes(deps, options.sms));
   await cdrPushRoutes(app, deps);

@@ -22,6 +22,7 @@ const STATUS: Record<string, number> = {
   no_such_source: 404,
   method_not_allowed: 405,
   user_exists: 409,
+  last_admin: 409,
   source_exists: 409,
   source_from_flag: 409,
   extension_exists: 409,
