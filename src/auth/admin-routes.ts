@@ -116,12 +116,10 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
           { number: b.number as string, secret, name: b.name, cdrAccess: b.cdr_access ?? false },
           deps.clock.now(),
         );
-        return reply
-          .code(201)
-          .send({
-            extension: extensionJson(ext),
-            ...credentialJson(request, ext.number, secret, b.secret === undefined),
-          });
+        return reply.code(201).send({
+          extension: extensionJson(ext),
+          ...credentialJson(request, ext.number, secret, b.secret === undefined),
+        });
       }),
   );
 

@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ExtensionKeyChecker } from '../auth/index.js';
 import type { AppDeps } from '../server/deps.js';
 import { sendError } from '../server/error-catalogue.js';
+import type { CdrRow } from '../store/index.js';
+import { hasFilter, parseCdrFilter, whereFilter } from './cdr-filter.js';
 import { CDR_WIRE_FIELDS } from './record.js';
 import { countCdrRecords, listCdrRecordsAfter } from './record-store.js';
 import { TimeFormatter, toWireRecord } from './wire-record.js';
@@ -130,9 +132,31 @@ export async function cdrPullRoutes(app: FastifyInstance, deps: AppDeps): Promis
     const limit = positiveInt('limit', q.limit, DEFAULT_LIMIT);
     if (!limit.ok) return sendError(reply, 'bad_parameter', limit.message);
     const size = Math.min(limit.value, MAX_LIMIT);
-    const total = await countCdrRecords(deps.store);
     const skip = (page.value - 1) * size;
-    const rows = skip < total ? await listCdrRecordsAfter(deps.store, skip, size) : [];
+    let total: number;
+    let rows: CdrRow[];
+    if (hasFilter(q)) {
+      // The console's filters (optional; docs/api.md): a counted, offset query in either order.
+      const parsed = parseCdrFilter(q, deps.timeZone);
+      if (!parsed.ok) return sendError(reply, 'bad_parameter', parsed.message);
+      const f = parsed.filter;
+      const counted = await whereFilter(
+        deps.store.db.selectFrom('cdr').select((eb) => eb.fn.countAll<number>().as('n')),
+        f,
+      ).executeTakeFirstOrThrow();
+      total = Number(counted.n);
+      rows =
+        skip < total
+          ? await whereFilter(deps.store.db.selectFrom('cdr').selectAll(), f)
+              .orderBy('db_id', f.order)
+              .offset(skip)
+              .limit(size)
+              .execute()
+          : [];
+    } else {
+      total = await countCdrRecords(deps.store);
+      rows = skip < total ? await listCdrRecordsAfter(deps.store, skip, size) : [];
+    }
     return {
       data: rows.map((row) => toWireRecord(row, time)),
       page: page.text,

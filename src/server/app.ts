@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { adminRoutes } from '../auth/admin-routes.js';
 import { FailureLimiter, type FailureLimits } from '../auth/index.js';
 import { authRoutes } from '../auth/routes.js';
+import { cdrExportRoutes } from '../cdr/export-routes.js';
 import { ingestRoutes } from '../cdr/ingest/live/ingest-routes.js';
 import type { IngestStatusReader } from '../cdr/ingest/live/ingest-source.js';
 import type { StoredIngestSources } from '../cdr/ingest/live/stored-sources.js';
@@ -83,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await authRoutes(app, deps);
   await adminRoutes(app, deps);
   await cdrPullRoutes(app, deps);
+  await cdrExportRoutes(app, deps);
   await app.register(smsRoutes(deps, options.sms));
   await cdrPushRoutes(app, deps);
   await ingestRoutes(app, deps, options.recordingUrl, options.ingestSources);
