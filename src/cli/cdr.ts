@@ -74,6 +74,91 @@ async function runImport(file: string, given: ImportFlags): Promise<void> {
   }
 }
 
+interface ExportFlags {
+  dataDir?: string;
+  db?: string;
+  format: 'csv' | 'json';
+  output?: string;
+  from?: string;
+  to?: string;
+  source?: string;
+  destination?: string;
+  disposition?: string;
+  callerId?: string;
+  order: string;
+  timeZone: string;
+}
+
+async function runExport(flags: ExportFlags): Promise<void> {
+  const { parseCdrFilter } = await import('../cdr/cdr-filter.js');
+  const { exportChunks } = await import('../cdr/cdr-export.js');
+  const { TimeFormatter } = await import('../cdr/wire-record.js');
+  const { checkTimeZone } = await import('../server/config.js');
+  const { openStore } = await import('../store/index.js');
+  const { createProgress } = await import('../shared/progress.js');
+  const { AppError } = await import('../shared/errors.js');
+  const { createWriteStream } = await import('node:fs');
+  const { rename, rm } = await import('node:fs/promises');
+  checkTimeZone(flags.timeZone);
+  const parsed = parseCdrFilter(
+    {
+      from: flags.from,
+      to: flags.to,
+      source: flags.source,
+      destination: flags.destination,
+      disposition: flags.disposition,
+      caller_id: flags.callerId,
+      order: flags.order,
+    },
+    flags.timeZone,
+  );
+  if (!parsed.ok)
+    throw new AppError(
+      'bad_option',
+      parsed.message.replace(/^(\w+):/, '--$1:').replace('--caller_id', '--caller-id'),
+    );
+  const store = await openStore({ db: flags.db, dataDir: flags.dataDir });
+  const partial = flags.output ? `${flags.output}.partial` : undefined;
+  const out = partial ? createWriteStream(partial) : process.stdout;
+  const progress = createProgress({ unit: 'records' });
+  try {
+    const { max } = await store.db
+      .selectFrom('cdr')
+      .select((eb) => eb.fn.max('db_id').as('max'))
+      .executeTakeFirstOrThrow();
+    progress.start(Number(max ?? 0), 'export');
+    let written = 0;
+    for await (const chunk of exportChunks(
+      store,
+      parsed.filter,
+      flags.format,
+      new TimeFormatter(flags.timeZone),
+      (n) => {
+        written += n;
+        progress.increment(n);
+      },
+    )) {
+      if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+    }
+    progress.stop();
+    if (partial && flags.output) {
+      await new Promise<void>((resolve, reject) =>
+        (out as ReturnType<typeof createWriteStream>).end((err?: Error | null) =>
+          err ? reject(err) : resolve(),
+        ),
+      );
+      await rename(partial, flags.output);
+      process.stderr.write(`${flags.output}: ${written} records\n`);
+    }
+  } catch (err) {
+    progress.stop();
+    if (partial) await rm(partial, { force: true });
+    throw err;
+  } finally {
+    await store.close();
+  }
+}
+
 /** Adds the `cdr` command group to the program. */
 export function registerCdr(program: Command): void {
   const cdr = program.command('cdr').description('call detail records');
@@ -91,5 +176,21 @@ export function registerCdr(program: Command): void {
     .option('--jobs <n>', 'threads checking the file (default: 2 for files of 32 MiB or more, else 1)')
     .action(runImport);
   addStoreOptions(importCommand);
+
+  addStoreOptions(
+    cdr
+      .command('export')
+      .description("write stored records as CSV or JSON, with the console's filters (docs/api.md)")
+      .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json']).default('csv'))
+      .option('-o, --output <file>', 'write here instead of stdout (written whole, then renamed)')
+      .option('--from <when>', 'first day (YYYY-MM-DD), time (YYYY-MM-DD HH:MM:SS) or unix seconds')
+      .option('--to <when>', 'last day, time or unix seconds (included)')
+      .option('--source <number>', 'source number')
+      .option('--destination <number>', 'destination number')
+      .option('--disposition <d>', 'ANSWERED, NO ANSWER, BUSY, FAILED or CONGESTION')
+      .option('--caller-id <text>', 'text in the caller id')
+      .addOption(new Option('--order <order>', 'by db_id').choices(['asc', 'desc']).default('asc'))
+      .option('--time-zone <zone>', 'zone of the times written and of --from/--to', 'UTC'),
+  ).action(runExport);
   registerCdrPushCommands(cdr);
 }

@@ -52,4 +52,27 @@ export function registerUser(program: Command): void {
     await withStore(o, (s) => setUserPassword(s, username, password));
     process.stdout.write(`password of ${username} changed\n`);
   });
+
+  addStoreOptions(
+    group
+      .command('set-admin <username>')
+      .description('grant administrator rights (--no-admin takes them; the last administrator keeps them)')
+      .option('--no-admin', 'take the rights instead'),
+  ).action(async (username: string, o: StoreFlags & { admin: boolean }) => {
+    const { setUserAdmin } = await import('../auth/index.js');
+    const user = await withStore(o, (s) => setUserAdmin(s, username, o.admin));
+    process.stdout.write(
+      `${user.username} is ${user.isAdmin ? 'an administrator' : 'not an administrator'}\n`,
+    );
+  });
+
+  addStoreOptions(
+    group
+      .command('remove <username>')
+      .description('remove a user and end their sessions (not the last administrator)'),
+  ).action(async (username: string, o: StoreFlags) => {
+    const { removeUser } = await import('../auth/index.js');
+    await withStore(o, (s) => removeUser(s, username));
+    process.stdout.write(`removed user ${username}\n`);
+  });
 }

@@ -1,9 +1,14 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { checkExtensionKey, checkLogin } from '../../src/auth/index.js';
+import { insertCdrRecords } from '../../src/cdr/record-store.js';
 import { openStore } from '../../src/store/index.js';
+import { fixtureRecords } from '../support/cdr-fixtures.js';
 import { createTestDatabase, storeKinds, type TestDatabase } from '../support/databases.js';
 import { BIN } from '../support/serve-process.js';
 
@@ -83,5 +88,61 @@ describe.each(storeKinds())('extension and user commands on %s', (kind) => {
     } finally {
       await store.close();
     }
+  });
+
+  test('user set-admin and remove keep the last administrator', async () => {
+    await cli('user', 'add', 'admin', '--password', 'admin-pass-1', '--admin');
+    await cli('user', 'add', 'bob', '--password', 'bob-pass-12');
+    expect((await cliFails('user', 'set-admin', 'admin', '--no-admin')).stderr).toBe(
+      'branchgate: "admin" is the last administrator; make another one first\n',
+    );
+    expect(await cli('user', 'set-admin', 'bob')).toBe('bob is an administrator\n');
+    expect(await cli('user', 'remove', 'admin')).toBe('removed user admin\n');
+    expect((await cliFails('user', 'remove', 'bob')).code).toBe(1);
+    expect(await cli('user', 'list')).toBe('bob\tadmin\n');
+  });
+
+  test('cdr export writes the filtered records as CSV or JSON, to stdout or a file', async () => {
+    const store = await openStore({ db: tdb.url });
+    try {
+      await insertCdrRecords(store, fixtureRecords(1, 12));
+    } finally {
+      await store.close();
+    }
+    const csv = await cli('cdr', 'export', '--disposition', 'no answer', '--order', 'desc');
+    expect(csv.split('\n')[0]).toBe(
+      'db_id,call_id,caller_id,source,destination_context,destination,initial_destination,computed_destination,disposition,timestamp,date,start_time,answer_time,end_time,recording_url',
+    );
+    expect(
+      csv
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',')[0]),
+    ).toEqual(['12', '9', '6', '3']);
+    const dir = mkdtempSync(join(tmpdir(), 'bg-export-'));
+    try {
+      const file = join(dir, 'out.json');
+      const r = await run(process.execPath, [
+        BIN,
+        'cdr',
+        'export',
+        '--format',
+        'json',
+        '-o',
+        file,
+        '--source',
+        '4005',
+        '--db',
+        tdb.url,
+      ]);
+      expect(r.stderr).toContain(`${file}: 1 records`);
+      expect(JSON.parse(readFileSync(file, 'utf8')).map((x: { db_id: number }) => x.db_id)).toEqual([5]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect((await cliFails('cdr', 'export', '--from', 'yesterday')).stderr).toContain(
+      '--from: "yesterday" is not a date',
+    );
   });
 });
