@@ -35,7 +35,8 @@ export function reassembleText(parts: readonly DecodedPdu[]): string {
     }
     texts[c.sequence - 1] = part.text;
   }
-  const missing = texts.indexOf(undefined);
+  // biome-ignore lint/complexity/useIndexOf: indexOf skips the holes a missing part leaves in the array; findIndex visits them
+  const missing = texts.findIndex((t) => t === undefined);
   if (missing >= 0 || texts.length !== total) {
     throw new PduError('incomplete', 'parts', undefined, `part ${missing + 1} of ${total} is missing`);
   }

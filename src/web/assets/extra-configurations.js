@@ -1,6 +1,8 @@
 // PBX > Settings > Extra Configurations: sends the CDR API form to PUT /api/settings/cdr-push as a
 // JSON patch (secrets only when typed or cleared), runs "send test record" and replay, and shows
 // each answer or the API's error. All text goes into the page through textContent, never as HTML.
+// biome-ignore lint/suspicious/noRedundantUseStrict: a classic (non-module) script: strict mode is not implied
+'use strict';
 
 const $ = (id) => document.getElementById(id);
 const SECRETS = ['api_key', 'bearer_token', 'password'];

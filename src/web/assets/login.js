@@ -1,5 +1,7 @@
 // The console's login form: posts the username and password as JSON to POST /api/login (which sets
 // the session cookie), then goes to the page the user asked for; shows the API's error otherwise.
+// biome-ignore lint/suspicious/noRedundantUseStrict: a classic (non-module) script: strict mode is not implied
+'use strict';
 
 const form = document.getElementById('login-form');
 const error = document.getElementById('login-error');
