@@ -4,7 +4,7 @@
 // console has exactly the API's validation and the API's CSRF defence (docs/console.md).
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { UserInfo } from '../auth/index.js';
+import { listExtensions, listTokens, listUsers, type UserInfo } from '../auth/index.js';
 import {
   backlogOf,
   listDeliveryLog,
@@ -14,6 +14,10 @@ import {
 } from '../cdr/push/index.js';
 import type { AppDeps } from '../server/deps.js';
 import { sendError } from '../server/error-catalogue.js';
+import { CDR_PAGE_PATH, cdrPage } from './cdr-page.js';
+import { cdrPageData, dashboardData } from './console-data.js';
+import { dashboardPage } from './dashboard-page.js';
+import { EXTENSIONS_PATH, extensionsPage } from './extensions-page.js';
 import {
   EXTRA_CONFIGURATIONS_PATH,
   type ExtraConfigurationsData,
@@ -22,9 +26,10 @@ import {
 } from './extra-configurations-page.js';
 import { ASSET_PREFIX } from './layout.js';
 import { loginPage } from './login-page.js';
+import { USERS_PATH, usersPage } from './users-page.js';
 
 /** What the console needs from the app. */
-export type ConsoleDeps = Pick<AppDeps, 'store' | 'sessionUser'>;
+export type ConsoleDeps = Pick<AppDeps, 'store' | 'sessionUser' | 'clock' | 'timeZone' | 'ingest'>;
 
 /** How many delivery attempts the page lists. */
 export const ATTEMPTS_SHOWN = 50;
@@ -39,12 +44,15 @@ export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 // Pages a login may return to; anything else in ?next= is ignored (no open redirect).
-const PAGES = new Set(['/', EXTRA_CONFIGURATIONS_PATH]);
+const PAGES = new Set(['/', EXTRA_CONFIGURATIONS_PATH, EXTENSIONS_PATH, USERS_PATH, CDR_PAGE_PATH]);
 
 const ASSETS: Record<string, string> = {
   'console.css': 'text/css; charset=utf-8',
   'login.js': 'text/javascript; charset=utf-8',
   'extra-configurations.js': 'text/javascript; charset=utf-8',
+  'extensions.js': 'text/javascript; charset=utf-8',
+  'users.js': 'text/javascript; charset=utf-8',
+  'console.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 
@@ -92,8 +100,33 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
     });
 
     app.get('/', async (request, reply) => {
-      if (!(await adminOf(request, reply, '/'))) return reply;
-      return reply.redirect(EXTRA_CONFIGURATIONS_PATH, 303);
+      const user = await adminOf(request, reply, '/');
+      if (!user) return reply;
+      return sendHtml(reply, dashboardPage(await dashboardData(deps, user)));
+    });
+
+    app.get('/pbx/settings', async (_request, reply) => reply.redirect(EXTRA_CONFIGURATIONS_PATH, 303));
+
+    app.get(EXTENSIONS_PATH, async (request, reply) => {
+      const user = await adminOf(request, reply, EXTENSIONS_PATH);
+      if (!user) return reply;
+      return sendHtml(reply, extensionsPage(user.username, await listExtensions(deps.store)));
+    });
+
+    app.get(USERS_PATH, async (request, reply) => {
+      const user = await adminOf(request, reply, USERS_PATH);
+      if (!user) return reply;
+      const [users, tokens] = await Promise.all([listUsers(deps.store), listTokens(deps.store)]);
+      return sendHtml(reply, usersPage(user.username, users, tokens));
+    });
+
+    app.get(CDR_PAGE_PATH, async (request, reply) => {
+      const user = await adminOf(request, reply, CDR_PAGE_PATH);
+      if (!user) return reply;
+      return sendHtml(
+        reply,
+        cdrPage(await cdrPageData(deps, user, request.query as Record<string, unknown>)),
+      );
     });
 
     app.get(EXTRA_CONFIGURATIONS_PATH, async (request, reply) => {

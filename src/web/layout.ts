@@ -14,11 +14,42 @@ export interface LayoutOptions {
   /** The logged-in user's name; shows the logout button. */
   username?: string;
   body: Html;
+  /** The path of the page, to mark its menu entry (menus show only when logged in). */
+  path?: string;
+}
+
+/** The console's menu: section, then its pages (paths are part of the contract, DESIGN.md §10). */
+export const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<{ label: string; path: string }> }> =
+  [
+    { section: 'Overview', pages: [{ label: 'Dashboard', path: '/' }] },
+    {
+      section: 'PBX',
+      pages: [
+        { label: 'Extensions', path: '/pbx/extensions' },
+        { label: 'Call records', path: '/pbx/cdr' },
+        { label: 'Settings', path: '/pbx/settings/extra-configurations' },
+      ],
+    },
+    { section: 'System', pages: [{ label: 'Users', path: '/system/users' }] },
+  ];
+
+function menu(current: string | undefined): Html {
+  return html`<nav class="menu" aria-label="Console">
+  <ul>${MENU.map(
+    (m) =>
+      html`<li><span class="section">${m.section}</span><ul>${m.pages.map(
+        (p) =>
+          html`<li><a href="${p.path}"${p.path === current ? html` aria-current="page"` : ''}>${p.label}</a></li>`,
+      )}</ul></li>`,
+  )}</ul>
+</nav>`;
 }
 
 /** A whole HTML document. */
 export function layout(o: LayoutOptions): string {
-  const script = o.script ? html`<script src="${ASSET_PREFIX}/${o.script}" defer></script>` : '';
+  // A page's own script handles its logout button; pages without one get the shared console.js.
+  const file = o.script ?? (o.username ? 'console.js' : undefined);
+  const script = file ? html`<script src="${ASSET_PREFIX}/${file}" defer></script>` : '';
   const user = o.username
     ? html`<div class="user">
         <span>Logged in as <strong>${o.username}</strong></span>
@@ -40,6 +71,7 @@ ${script}
   <a class="brand" href="/">branchgate</a>
   ${user}
 </header>
+${o.username ? menu(o.path) : ''}
 <main>
 ${o.body}
 </main>

@@ -108,11 +108,12 @@ describe.skipIf(!browserAvailable)('admin console login', () => {
     expect(page.url()).toBe(`${server.url}/login`);
   });
 
-  test('GET / takes an admin to the page; logging out ends the session', async () => {
+  test('GET / shows an admin the dashboard; logging out there ends the session', async () => {
     server = await startConsoleServer();
     const page = await openLoggedIn(browser, server, PAGE);
     const home = await page.goto(`${server.url}/`);
-    expect(home?.url()).toBe(`${server.url}${PAGE}`);
+    expect(home?.url()).toBe(`${server.url}/`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Dashboard');
     const token = (await page.context().cookies()).find((c) => c.name === 'bg_session')?.value;
     expect(token).toBeTruthy();
 
