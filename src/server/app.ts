@@ -88,6 +88,6 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await app.register(smsRoutes(deps, options.sms));
   await cdrPushRoutes(app, deps);
   await ingestRoutes(app, deps, options.recordingUrl, options.ingestSources);
-  await app.register(consoleRoutes(deps));
+  await app.register(consoleRoutes({ ...deps, sms: options.sms }));
   return { app, deps };
 }

@@ -1,9 +1,10 @@
 // The SMS API's `auth` check: the admin password, with failed attempts counted per client address
 // (blocked with 429 after too many) and a verified password remembered briefly, as a salted hash,
 // so a burst of calls does not pay for scrypt each time (a changed password counts within 30 s).
+// Without `auth`, an admin session (the console) or an API token with the `sms` scope is accepted.
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { checkAdminPassword } from '../auth/index.js';
+import { checkAdminPassword, tokenGrants } from '../auth/index.js';
 import type { AppDeps } from '../server/deps.js';
 import { SmsError } from './sms-error.js';
 
@@ -28,6 +29,11 @@ export function createSmsAuth(deps: AppDeps): SmsAuth {
       throw new SmsError('too_many_attempts', `too many failed authentications; try again in ${wait} s`);
     }
     const auth = body.auth;
+    // Without `auth`, the admin console's session or an API token with the `sms` scope will do.
+    if (auth === undefined) {
+      const token = await deps.apiToken(request);
+      if (token ? tokenGrants(token, 'sms') : (await deps.sessionUser(request))?.isAdmin === true) return;
+    }
     if (typeof auth !== 'string' || auth === '') {
       await deps.failures.fail(client);
       throw new SmsError(

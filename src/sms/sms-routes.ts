@@ -6,6 +6,8 @@ import type { AppDeps } from '../server/deps.js';
 import { TimeFormatter } from '../shared/wall-time.js';
 import { type SmsMessageRow, toWireMessage } from './message.js';
 import { deleteMessage, getMessage, listMessages } from './message-store.js';
+import { gsm7Length } from './pdu/gsm7.js';
+import { splitText } from './pdu/split-text.js';
 import { bodyObject, parseId, parseSender, parseText, parseTo, parseType } from './request-fields.js';
 import { createSmsAuth } from './sms-auth.js';
 import { SmsError } from './sms-error.js';
@@ -71,6 +73,29 @@ export function smsRoutes(deps: AppDeps, sms: SmsGateway | undefined): FastifyPl
       return sendSmsData(reply, message);
     });
 
+    // How send-one would split a text: for the console's counter (and any client that wants it).
+    route('/api/sms/split', async (body, reply) => {
+      const text = typeof body.message === 'string' ? body.message : '';
+      const forcing = [...new Set([...text].filter((ch) => gsm7Length(ch) < 0))];
+      let parts: number;
+      let encoding: string;
+      try {
+        const split = splitText(text);
+        parts = split.length;
+        encoding = split[0]?.encoding ?? 'gsm7';
+      } catch {
+        parts = -1;
+        encoding = forcing.length > 0 ? 'ucs2' : 'gsm7';
+      }
+      return sendSmsData(reply, {
+        characters: [...text].length,
+        encoding,
+        parts,
+        max_parts: sms?.maxParts ?? 10,
+        ucs2_characters: forcing,
+      });
+    });
+
     route('/api/modem-sim/incoming', async (body, reply) => {
       const simulator = sms?.simulator;
       if (!simulator)
@@ -92,6 +117,7 @@ export function smsRoutes(deps: AppDeps, sms: SmsGateway | undefined): FastifyPl
 }
 
 const ENDPOINTS = new Set([
+  '/api/sms/split',
   '/api/sms/get-all',
   '/api/sms/get-one',
   '/api/sms/delete-one',

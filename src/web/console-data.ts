@@ -7,9 +7,12 @@ import { countCdrRecords } from '../cdr/record-store.js';
 import { TimeFormatter, toWireRecord } from '../cdr/wire-record.js';
 import { VERSION } from '../shared/version.js';
 import { wallClockFormat, zoneOffsetMs } from '../shared/wall-time.js';
+import { toWireMessage } from '../sms/message.js';
+import { listMessages } from '../sms/message-store.js';
 import { CDR_PAGE_FILTERS, type CdrPageData } from './cdr-page.js';
 import type { ConsoleDeps } from './console-routes.js';
 import type { DashboardData } from './dashboard-page.js';
+import type { SmsPageData } from './sms-page.js';
 
 /** Records per page of the call list. */
 export const CDR_PAGE_SIZE = 50;
@@ -104,5 +107,21 @@ export async function cdrPageData(
     records: rows.map((r) => toWireRecord(r, time)),
     total,
     totalPages: Math.ceil(total / CDR_PAGE_SIZE),
+  };
+}
+
+/** The SMS page: both collections newest first, and the modem as the service reports it. */
+export async function smsPageData(deps: ConsoleDeps, user: UserInfo): Promise<SmsPageData> {
+  const dates = new TimeFormatter(deps.timeZone);
+  const [received, sent] = await Promise.all([
+    listMessages(deps.store, 'received'),
+    listMessages(deps.store, 'sent'),
+  ]);
+  const wire = (rows: typeof received) => rows.reverse().map((r) => toWireMessage(r, dates));
+  return {
+    username: user.username,
+    modem: deps.sms ? (deps.sms.modemReady() ? 'ready' : 'not ready') : 'none',
+    received: wire(received),
+    sent: wire(sent),
   };
 }

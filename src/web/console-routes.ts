@@ -14,8 +14,9 @@ import {
 } from '../cdr/push/index.js';
 import type { AppDeps } from '../server/deps.js';
 import { sendError } from '../server/error-catalogue.js';
+import type { SmsGateway } from '../sms/index.js';
 import { CDR_PAGE_PATH, cdrPage } from './cdr-page.js';
-import { cdrPageData, dashboardData } from './console-data.js';
+import { cdrPageData, dashboardData, smsPageData } from './console-data.js';
 import { dashboardPage } from './dashboard-page.js';
 import { EXTENSIONS_PATH, extensionsPage } from './extensions-page.js';
 import {
@@ -26,10 +27,14 @@ import {
 } from './extra-configurations-page.js';
 import { ASSET_PREFIX } from './layout.js';
 import { loginPage } from './login-page.js';
+import { SMS_PAGE_PATH, smsPage } from './sms-page.js';
 import { USERS_PATH, usersPage } from './users-page.js';
 
 /** What the console needs from the app. */
-export type ConsoleDeps = Pick<AppDeps, 'store' | 'sessionUser' | 'clock' | 'timeZone' | 'ingest'>;
+export type ConsoleDeps = Pick<AppDeps, 'store' | 'sessionUser' | 'clock' | 'timeZone' | 'ingest'> & {
+  /** The SMS service, when the server runs a modem. */
+  sms?: SmsGateway | undefined;
+};
 
 /** How many delivery attempts the page lists. */
 export const ATTEMPTS_SHOWN = 50;
@@ -44,7 +49,14 @@ export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 // Pages a login may return to; anything else in ?next= is ignored (no open redirect).
-const PAGES = new Set(['/', EXTRA_CONFIGURATIONS_PATH, EXTENSIONS_PATH, USERS_PATH, CDR_PAGE_PATH]);
+const PAGES = new Set([
+  '/',
+  EXTRA_CONFIGURATIONS_PATH,
+  EXTENSIONS_PATH,
+  USERS_PATH,
+  CDR_PAGE_PATH,
+  SMS_PAGE_PATH,
+]);
 
 const ASSETS: Record<string, string> = {
   'console.css': 'text/css; charset=utf-8',
@@ -53,6 +65,7 @@ const ASSETS: Record<string, string> = {
   'extensions.js': 'text/javascript; charset=utf-8',
   'users.js': 'text/javascript; charset=utf-8',
   'console.js': 'text/javascript; charset=utf-8',
+  'sms.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 
@@ -118,6 +131,12 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
       if (!user) return reply;
       const [users, tokens] = await Promise.all([listUsers(deps.store), listTokens(deps.store)]);
       return sendHtml(reply, usersPage(user.username, users, tokens));
+    });
+
+    app.get(SMS_PAGE_PATH, async (request, reply) => {
+      const user = await adminOf(request, reply, SMS_PAGE_PATH);
+      if (!user) return reply;
+      return sendHtml(reply, smsPage(await smsPageData(deps, user)));
     });
 
     app.get(CDR_PAGE_PATH, async (request, reply) => {

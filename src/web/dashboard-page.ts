@@ -61,7 +61,7 @@ ${tile('CDR push', '/pbx/settings/extra-configurations', [
   ['failing since', failing ? iso(d.push.failingSinceMs) : '-'],
 ])}
 ${tile('CDR ingest', null, ingestRows)}
-${tile('SMS', null, [
+${tile('SMS', '/lte/sms', [
   ['waiting to send', d.sms.queued],
   ['failed', d.sms.failed],
 ])}

@@ -30,6 +30,7 @@ export const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<{ label
         { label: 'Settings', path: '/pbx/settings/extra-configurations' },
       ],
     },
+    { section: 'LTE', pages: [{ label: 'SMS', path: '/lte/sms' }] },
     { section: 'System', pages: [{ label: 'Users', path: '/system/users' }] },
   ];
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { insertCdrRecords } from '../../src/cdr/record-store.js';
+import { ADMIN_PASSWORD as SMS_ADMIN_PASSWORD, startSmsServer } from '../sms/api/support/sms-server.js';
 import { fixtureRecords } from '../support/cdr-fixtures.js';
 import { send } from '../support/https-client.js';
 import { REPO_ROOT } from '../support/serve-process.js';
@@ -18,7 +19,14 @@ import { browserAvailable, launchChromium, openLoggedIn, startConsoleServer } fr
 const POLL = { timeout: 10_000 };
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = join(REPO_ROOT, 'test-output', 'console');
-const PAGES = ['/', '/pbx/extensions', '/pbx/cdr', '/system/users', '/pbx/settings/extra-configurations'];
+const PAGES = [
+  '/',
+  '/pbx/extensions',
+  '/pbx/cdr',
+  '/lte/sms',
+  '/system/users',
+  '/pbx/settings/extra-configurations',
+];
 
 describe.skipIf(!browserAvailable)('console pages', () => {
   let browser: Browser;
@@ -124,6 +132,60 @@ describe.skipIf(!browserAvailable)('console pages', () => {
       .poll(() => page.locator('#f-to-error').textContent(), POLL)
       .toContain('to: must not be before from');
   });
+
+  test('SMS: the counter follows the codec, a sent message goes from queued to delivered, a received one shows', async () => {
+    const smsServer = await startSmsServer('sqlite');
+    try {
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
+      const page = await context.newPage();
+      await page.goto(`${smsServer.url}/lte/sms`);
+      await page.getByLabel('Username').fill('admin');
+      await page.getByLabel('Password').fill(SMS_ADMIN_PASSWORD);
+      await Promise.all([
+        page.waitForURL(`${smsServer.url}/lte/sms`),
+        page.getByRole('button', { name: 'Log in' }).click(),
+      ]);
+      await expect(page.locator('#modem-state').textContent()).resolves.toBe('Modem: ready');
+      await page.getByLabel('Message', { exact: true }).fill('x'.repeat(161));
+      await expect
+        .poll(() => page.locator('#counter').textContent(), POLL)
+        .toBe('161 characters, 2 parts, GSM 7-bit');
+      await page.getByLabel('Message', { exact: true }).fill('Grüße ☺');
+      await expect
+        .poll(() => page.locator('#counter').textContent(), POLL)
+        .toBe('7 characters, 1 part, UCS-2 because of ☺');
+      await page.getByLabel('To', { exact: true }).fill('+15551234567');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect
+        .poll(() => page.locator('#send-status').textContent(), POLL)
+        .toMatch(/^Message \d+: (queued|sent)/);
+      await expect
+        .poll(() => page.locator('#send-status').textContent(), { timeout: 20_000 })
+        .toMatch(/^Message \d+: delivered$/);
+      await expect(page.locator('#sent tbody tr').first().locator('.status').textContent()).resolves.toBe(
+        'delivered',
+      );
+      // A bad number: the API's message stands next to the field.
+      await page.getByLabel('To', { exact: true }).fill('call me');
+      await page.getByLabel('Message', { exact: true }).fill('hello');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect.poll(() => page.locator('#to-error').textContent(), POLL).toMatch(/^to: /);
+      // A message arriving on the simulated network shows after a reload.
+      smsServer.simulator?.deliver('+4915112345678', 'Reply from the field');
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            return page.locator('#received tbody').textContent();
+          },
+          { timeout: 20_000 },
+        )
+        .toContain('Reply from the field');
+      await context.close();
+    } finally {
+      await smsServer.close();
+    }
+  }, 60_000);
 
   test('every page: no serious axe violation at 360 and 1280 px, screenshots of both', async () => {
     server = await startConsoleServer();
