@@ -127,16 +127,22 @@ async function adminCount(store: Store): Promise<number> {
   return Number(n);
 }
 
-/** Grants or takes administrator rights; refuses to take them from the last administrator. */
-export async function setUserAdmin(store: Store, username: string, isAdmin: boolean): Promise<UserInfo> {
+// The user's row; refuses when the change would leave no administrator.
+async function rowKeepingAnAdmin(store: Store, username: string, losesAdmin: boolean): Promise<UserRow> {
   const row = await store.db
     .selectFrom('users')
     .selectAll()
     .where('username', '=', username)
     .executeTakeFirst();
   if (!row) throw new AuthError('no_such_user', `no user "${username}"`);
-  if (!isAdmin && row.is_admin === 1 && (await adminCount(store)) <= 1)
+  if (losesAdmin && row.is_admin === 1 && (await adminCount(store)) <= 1)
     throw new AuthError('last_admin', `"${username}" is the last administrator; make another one first`);
+  return row;
+}
+
+/** Grants or takes administrator rights; refuses to take them from the last administrator. */
+export async function setUserAdmin(store: Store, username: string, isAdmin: boolean): Promise<UserInfo> {
+  const row = await rowKeepingAnAdmin(store, username, !isAdmin);
   const updated = await store.db
     .updateTable('users')
     .set({ is_admin: isAdmin ? 1 : 0 })
@@ -148,14 +154,7 @@ export async function setUserAdmin(store: Store, username: string, isAdmin: bool
 
 /** Removes a user and their sessions; refuses to remove the last administrator. */
 export async function removeUser(store: Store, username: string): Promise<void> {
-  const row = await store.db
-    .selectFrom('users')
-    .selectAll()
-    .where('username', '=', username)
-    .executeTakeFirst();
-  if (!row) throw new AuthError('no_such_user', `no user "${username}"`);
-  if (row.is_admin === 1 && (await adminCount(store)) <= 1)
-    throw new AuthError('last_admin', `"${username}" is the last administrator; make another one first`);
+  const row = await rowKeepingAnAdmin(store, username, true);
   await store.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('sessions').where('user_id', '=', row.id).execute();
     await trx.deleteFrom('users').where('id', '=', row.id).execute();

@@ -3,6 +3,7 @@
 // clid, start, ...). Every record of a body is checked before anything is stored, so a body is
 // stored whole or not at all; a refusal names the record and the field.
 import type { TimeParser } from '../asterisk-time.js';
+import { KNOWN_COLUMNS } from '../columns.js';
 import { createRowReader, type RowReader, type SourceRow } from '../source-row.js';
 
 /** Asterisk's name of each accepted field (wire names map onto them). */
@@ -21,32 +22,8 @@ const ALIASES: Readonly<Record<string, string>> = {
   computed_destination: 'computed_destination',
 };
 
-const COLUMNS = [
-  'accountcode',
-  'src',
-  'dst',
-  'dcontext',
-  'clid',
-  'channel',
-  'dstchannel',
-  'lastapp',
-  'lastdata',
-  'start',
-  'answer',
-  'end',
-  'duration',
-  'billsec',
-  'disposition',
-  'amaflags',
-  'uniqueid',
-  'userfield',
-  'peeraccount',
-  'linkedid',
-  'sequence',
-  'initial_destination',
-  'computed_destination',
-  'recordingfile',
-] as const;
+/** Every column the mapping understands, in the import's order. */
+const COLUMNS: readonly string[] = KNOWN_COLUMNS;
 
 const KNOWN = new Set<string>(COLUMNS);
 /** Fields a record must have. */
