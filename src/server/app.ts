@@ -88,6 +88,13 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await app.register(smsRoutes(deps, options.sms));
   await cdrPushRoutes(app, deps);
   await ingestRoutes(app, deps, options.recordingUrl, options.ingestSources);
-  await app.register(consoleRoutes({ ...deps, sms: options.sms }));
+  await app.register(
+    consoleRoutes({
+      ...deps,
+      sms: options.sms,
+      ingestSources: options.ingestSources,
+      tlsCert: options.https?.cert,
+    }),
+  );
   return { app, deps };
 }

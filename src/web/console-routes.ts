@@ -2,9 +2,12 @@
 // request without an admin session is sent to /login and back), and the static CSS/JS files.
 // Pages only read; every change goes through the JSON REST API from the page's script, so the
 // console has exactly the API's validation and the API's CSRF defence (docs/console.md).
+
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { listExtensions, listTokens, listUsers, type UserInfo } from '../auth/index.js';
+import type { StoredIngestSources } from '../cdr/ingest/live/stored-sources.js';
 import {
   backlogOf,
   listDeliveryLog,
@@ -24,9 +27,11 @@ import {
   type ExtraConfigurationsData,
   extraConfigurationsPage,
   notAdminPage,
+  OLD_EXTRA_CONFIGURATIONS_PATH,
 } from './extra-configurations-page.js';
 import { ASSET_PREFIX } from './layout.js';
 import { loginPage } from './login-page.js';
+import { type CertificateView, ingestSettingsPage, systemSettingsPage } from './settings-pages.js';
 import { SMS_PAGE_PATH, smsPage } from './sms-page.js';
 import { USERS_PATH, usersPage } from './users-page.js';
 
@@ -34,6 +39,10 @@ import { USERS_PATH, usersPage } from './users-page.js';
 export type ConsoleDeps = Pick<AppDeps, 'store' | 'sessionUser' | 'clock' | 'timeZone' | 'ingest'> & {
   /** The SMS service, when the server runs a modem. */
   sms?: SmsGateway | undefined;
+  /** Run-time ingest sources (serve only). */
+  ingestSources?: StoredIngestSources | undefined;
+  /** The certificate served (PEM), for the System tab. */
+  tlsCert?: string | Buffer | undefined;
 };
 
 /** How many delivery attempts the page lists. */
@@ -66,6 +75,7 @@ const ASSETS: Record<string, string> = {
   'users.js': 'text/javascript; charset=utf-8',
   'console.js': 'text/javascript; charset=utf-8',
   'sms.js': 'text/javascript; charset=utf-8',
+  'settings-ingest.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 
@@ -118,7 +128,22 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
       return sendHtml(reply, dashboardPage(await dashboardData(deps, user)));
     });
 
-    app.get('/pbx/settings', async (_request, reply) => reply.redirect(EXTRA_CONFIGURATIONS_PATH, 303));
+    app.get(OLD_EXTRA_CONFIGURATIONS_PATH, async (_request, reply) =>
+      reply.redirect(EXTRA_CONFIGURATIONS_PATH, 301),
+    );
+
+    app.get('/pbx/settings/ingest', async (request, reply) => {
+      const user = await adminOf(request, reply, '/pbx/settings/ingest');
+      if (!user) return reply;
+      const sources = deps.ingestSources ? await deps.ingestSources.list() : null;
+      return sendHtml(reply, ingestSettingsPage(user.username, sources, deps.ingest.statuses()));
+    });
+
+    app.get('/pbx/settings/system', async (request, reply) => {
+      const user = await adminOf(request, reply, '/pbx/settings/system');
+      if (!user) return reply;
+      return sendHtml(reply, systemSettingsPage(user.username, deps.timeZone, certificateView(deps.tlsCert)));
+    });
 
     app.get(EXTENSIONS_PATH, async (request, reply) => {
       const user = await adminOf(request, reply, EXTENSIONS_PATH);
@@ -180,4 +205,21 @@ async function pageData(deps: ConsoleDeps, user: UserInfo): Promise<ExtraConfigu
       attempts,
     },
   };
+}
+
+/** The served certificate's names and dates, or null without one (or an unreadable one). */
+function certificateView(pem: string | Buffer | undefined): CertificateView | null {
+  if (!pem) return null;
+  try {
+    const c = new X509Certificate(pem);
+    return {
+      subject: c.subject.replaceAll('\n', ', '),
+      issuer: c.issuer.replaceAll('\n', ', '),
+      validFrom: new Date(c.validFrom).toISOString(),
+      validTo: new Date(c.validTo).toISOString(),
+      selfSigned: c.subject === c.issuer,
+    };
+  } catch {
+    return null;
+  }
 }

@@ -54,7 +54,7 @@ ${tile('Call records', '/pbx/cdr', [
   ['stored', d.recordsTotal],
   ['time zone', d.timeZone],
 ])}
-${tile('CDR push', '/pbx/settings/extra-configurations', [
+${tile('CDR push', '/pbx/settings', [
   ['enabled', d.push.enabled ? 'yes' : 'no'],
   ['backlog', d.push.backlog],
   ['last success', iso(d.push.lastSuccessMs)],

@@ -5,9 +5,13 @@ import type { CdrPushSettingsView, DeliveryAttempt } from '../cdr/push/index.js'
 import { CDR_WIRE_FIELDS } from '../cdr/record.js';
 import { type Html, html } from './html.js';
 import { layout } from './layout.js';
+import { settingsTabs } from './settings-tabs.js';
 
-/** The page's path. */
-export const EXTRA_CONFIGURATIONS_PATH = '/pbx/settings/extra-configurations';
+/** The page's path: PBX > Settings opens on this tab. */
+export const EXTRA_CONFIGURATIONS_PATH = '/pbx/settings';
+
+/** Where the page was before PBX > Settings had tabs; it redirects here. */
+export const OLD_EXTRA_CONFIGURATIONS_PATH = '/pbx/settings/extra-configurations';
 
 /** The breadcrumb the page is titled with. */
 export const EXTRA_CONFIGURATIONS_TITLE = 'PBX > Settings > Extra Configurations';
@@ -64,7 +68,7 @@ function settingsForm(s: CdrPushSettingsView): Html {
   <p id="settings-saved" class="ok" role="status"></p>
   <div class="row">
     <span class="label-cell"></span>
-    <span><input type="checkbox" id="enabled" name="enabled"${checked(s.enabled)}> <label for="enabled">Enabled</label></span>
+    <span><input type="checkbox" id="enabled" name="enabled"${checked(s.enabled)}> <label for="enabled">Enable CDR Log To API</label></span>
   </div>
   <div class="row">
     <label for="url">API URL</label>
@@ -146,6 +150,7 @@ function statusSection(st: DeliveryStatus): Html {
 export function extraConfigurationsPage(d: ExtraConfigurationsData): string {
   const body = html`<nav aria-label="Breadcrumb" class="breadcrumb"><ol><li>PBX</li><li>Settings</li><li aria-current="page">Extra Configurations</li></ol></nav>
 <h1>${EXTRA_CONFIGURATIONS_TITLE}</h1>
+${settingsTabs(EXTRA_CONFIGURATIONS_PATH)}
 <section aria-labelledby="cdr-api-heading">
   <h2 id="cdr-api-heading">CDR API</h2>
   <p class="hint">Sends new call records to your API, one interval after the end of each run. Secrets are
@@ -177,6 +182,7 @@ ${statusSection(d.status)}`;
     script: 'extra-configurations.js',
     username: d.username,
     body,
+    path: EXTRA_CONFIGURATIONS_PATH,
   });
 }
 

@@ -27,7 +27,7 @@ export const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<{ label
       pages: [
         { label: 'Extensions', path: '/pbx/extensions' },
         { label: 'Call records', path: '/pbx/cdr' },
-        { label: 'Settings', path: '/pbx/settings/extra-configurations' },
+        { label: 'Settings', path: '/pbx/settings' },
       ],
     },
     { section: 'LTE', pages: [{ label: 'SMS', path: '/lte/sms' }] },

@@ -25,7 +25,9 @@ const PAGES = [
   '/pbx/cdr',
   '/lte/sms',
   '/system/users',
-  '/pbx/settings/extra-configurations',
+  '/pbx/settings',
+  '/pbx/settings/ingest',
+  '/pbx/settings/system',
 ];
 
 describe.skipIf(!browserAvailable)('console pages', () => {
@@ -186,6 +188,24 @@ describe.skipIf(!browserAvailable)('console pages', () => {
       await smsServer.close();
     }
   }, 60_000);
+
+  test('Settings: the old path moves to /pbx/settings; the System tab shows the zone and the certificate', async () => {
+    server = await startConsoleServer({ timeZone: 'Europe/Berlin' });
+    const page = await openLoggedIn(browser, server, '/pbx/settings');
+    const moved = await send(`${server.url}/pbx/settings/extra-configurations`, {
+      headers: { cookie: await cookieOf(page) },
+    });
+    expect([moved.status, moved.headers.location]).toEqual([301, '/pbx/settings']);
+    await expect(
+      page.getByRole('link', { name: 'Extra Configurations' }).getAttribute('aria-current'),
+    ).resolves.toBe('page');
+    await page.getByRole('link', { name: 'System', exact: true }).click();
+    await page.waitForURL(`${server.url}/pbx/settings/system`);
+    await expect(page.locator('#time-zone').textContent()).resolves.toBe('Europe/Berlin');
+    await expect(page.locator('#certificate').textContent()).resolves.toMatch(/CN=.*self-signed/s);
+    await page.getByRole('link', { name: 'Ingest sources' }).click();
+    await expect(page.locator('#sources caption').textContent()).resolves.toBe('Sources and their state');
+  });
 
   test('every page: no serious axe violation at 360 and 1280 px, screenshots of both', async () => {
     server = await startConsoleServer();

@@ -15,7 +15,7 @@ import { send } from '../support/https-client.js';
 import type { TestServer } from '../support/test-server.js';
 import { browserAvailable, launchChromium, openLoggedIn, startConsoleServer } from './support/browser.js';
 
-const PAGE = '/pbx/settings/extra-configurations';
+const PAGE = '/pbx/settings';
 // Answers can be slow while the rest of the suite runs alongside.
 const POLL = { timeout: 10_000 };
 
@@ -97,7 +97,7 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
 
   test('saves the form and shows secrets only as set, never their values', async () => {
     expect(await page.title()).toBe('PBX > Settings > Extra Configurations - branchgate');
-    await page.getByLabel('Enabled').check();
+    await page.getByLabel('Enable CDR Log To API').check();
     await page.getByLabel('API URL').fill(receiver.url);
     await page.getByLabel('Method').selectOption('PUT');
     await page.getByLabel('API Key', { exact: true }).fill('K-123');
@@ -133,7 +133,7 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
     expect(await page.getByLabel('Method').inputValue()).toBe('PUT');
     expect(await page.getByLabel('Interval (seconds)').inputValue()).toBe('30');
     expect(await page.getByLabel('Batch size').inputValue()).toBe('5');
-    expect(await page.getByLabel('Enabled').isChecked()).toBe(true);
+    expect(await page.getByLabel('Enable CDR Log To API').isChecked()).toBe(true);
     expect(await page.getByLabel('db_id', { exact: true }).isChecked()).toBe(true);
     expect(await page.getByLabel('caller_id', { exact: true }).isChecked()).toBe(false);
     expect(await text('api_key-state')).toBe('set');

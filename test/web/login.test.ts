@@ -13,7 +13,7 @@ import {
   startConsoleServer,
 } from './support/browser.js';
 
-const PAGE = '/pbx/settings/extra-configurations';
+const PAGE = '/pbx/settings';
 // Answers can be slow while the rest of the suite runs alongside.
 const POLL = { timeout: 10_000 };
 const TITLE = 'PBX > Settings > Extra Configurations';
