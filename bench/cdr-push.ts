@@ -5,12 +5,19 @@
 // and of our sender's POSTs without the store.
 //
 //   node bin/run-ts.js bench/cdr-push.ts [--records 100000] [--batch 500] [--only sqlite|postgres]
+//       [--rounds 5]
+//
+// With one record per request it also compares the job's own HTTP/1.1 client with undici's Client
+// (keep-alive, pipelining off) to the same receiver: alternating rounds over the same bodies,
+// medians of wall time and of this process's CPU time per exchange (issue 15: undici replaces our
+// client if its per-exchange cost is within 10% of ours).
 //
 // Targets (issue 5): >= 3,000 records/s one per request; >= 50,000 records/s in batches of 500.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { Client } from 'undici';
 import { createDeliveryLeadership } from '../src/cdr/push/delivery-leadership.js';
 import {
   HttpSender,
@@ -32,11 +39,13 @@ const { values: args } = parseArgs({
     records: { type: 'string', default: '100000' },
     batch: { type: 'string', default: '500' },
     only: { type: 'string' },
+    rounds: { type: 'string', default: '5' },
     pg: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
   },
 });
 const RECORDS = Number(args.records);
 const BATCH = Number(args.batch);
+const ROUNDS = Number(args.rounds);
 
 function record(i: number): NewCdrRecord {
   const start = 1_795_322_858 + i;
@@ -223,6 +232,67 @@ async function cursorWrites(store: Store, db: string, n: number): Promise<number
   return ms;
 }
 
+/** The same exchanges through undici's Client: one connection, keep-alive, no pipelining. */
+async function undiciBaseline(url: string, list: string[]): Promise<number> {
+  const u = new URL(url);
+  const client = new Client(u.origin, { pipelining: 1, keepAliveTimeout: 60_000 });
+  const t0 = performance.now();
+  for (const [i, body] of list.entries()) {
+    const res = await client.request({
+      method: 'POST',
+      path: u.pathname + u.search,
+      headers: { 'content-type': 'application/json', 'idempotency-key': `cdr-${i}` },
+      body,
+    });
+    await res.body.arrayBuffer();
+    if (res.statusCode !== 200) throw new Error(`undici: HTTP ${res.statusCode}`);
+  }
+  const ms = performance.now() - t0;
+  await client.close();
+  return ms;
+}
+
+/** Wall ms and this process's CPU ms of one run of fn. */
+async function timed(fn: () => Promise<number>): Promise<{ wall: number; cpu: number }> {
+  const c0 = process.cpuUsage();
+  const wall = await fn();
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+/** Our client against undici, alternating rounds over the same one-record bodies. */
+async function compareClients(url: string, list: string[]): Promise<void> {
+  const ours: Array<{ wall: number; cpu: number }> = [];
+  const theirs: Array<{ wall: number; cpu: number }> = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    // Alternate which goes first, so drift in the machine's speed falls on both alike.
+    if (r % 2 === 0) {
+      ours.push(await timed(() => senderBaseline(url, list)));
+      theirs.push(await timed(() => undiciBaseline(url, list)));
+    } else {
+      theirs.push(await timed(() => undiciBaseline(url, list)));
+      ours.push(await timed(() => senderBaseline(url, list)));
+    }
+  }
+  const us = (ms: number) => ((ms * 1000) / list.length).toFixed(1);
+  const ow = median(ours.map((x) => x.wall));
+  const oc = median(ours.map((x) => x.cpu));
+  const tw = median(theirs.map((x) => x.wall));
+  const tc = median(theirs.map((x) => x.cpu));
+  process.stdout.write(
+    `HTTP client, one record per request, ${list.length} exchanges, medians of ${ROUNDS} alternating rounds: ` +
+      `our client ${us(ow)} us wall / ${us(oc)} us CPU per exchange; undici Client ${us(tw)} us wall / ` +
+      `${us(tc)} us CPU; undici / ours = ${(tw / ow).toFixed(2)} wall, ${(tc / oc).toFixed(2)} CPU ` +
+      `(within 10%: ${tw / ow <= 1.1 ? 'yes' : 'no'} wall, ${tc / oc <= 1.1 ? 'yes' : 'no'} CPU)\n`,
+  );
+}
+
 const rate = (ms: number) => Math.round((RECORDS / ms) * 1000);
 
 async function benchStore(kind: 'sqlite' | 'postgres', receiverUrl: string): Promise<void> {
@@ -240,6 +310,8 @@ async function benchStore(kind: 'sqlite' | 'postgres', receiverUrl: string): Pro
       await fetchBaseline(receiverUrl, list.slice(0, 200));
       await nodeHttpBaseline(receiverUrl, list.slice(0, 200));
       await senderBaseline(receiverUrl, list.slice(0, 200));
+      await undiciBaseline(receiverUrl, list.slice(0, 200));
+      if (per === 1) await compareClients(receiverUrl, list);
       const fetchMs = await fetchBaseline(receiverUrl, list);
       const httpMs = await nodeHttpBaseline(receiverUrl, list);
       const senderMs = await senderBaseline(receiverUrl, list);
