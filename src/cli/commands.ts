@@ -8,6 +8,7 @@ import { registerIngest } from './ingest.js';
 import { registerModemSim } from './modem-sim.js';
 import { registerServe } from './serve.js';
 import { registerSettings } from './settings.js';
+import { registerSms } from './sms.js';
 import { registerToken } from './token.js';
 import { registerUser } from './user.js';
 
@@ -22,5 +23,6 @@ export function registerCommands(program: Command): void {
   registerSettings(program);
   registerGeo(program);
   registerModemSim(program);
+  registerSms(program);
   registerClient(program);
 }
