@@ -1,5 +1,6 @@
 // The list of command groups; one register function per file in src/cli/.
 import type { Command } from 'commander';
+import { registerBackup } from './backup.js';
 import { registerCdr } from './cdr.js';
 import { registerClient } from './client.js';
 import { registerExtension } from './extension.js';
@@ -17,6 +18,7 @@ export function registerCommands(program: Command): void {
   registerServe(program);
   registerExtension(program);
   registerUser(program);
+  registerBackup(program);
   registerToken(program);
   registerCdr(program);
   registerIngest(program);
