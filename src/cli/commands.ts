@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { registerBackup } from './backup.js';
 import { registerCdr } from './cdr.js';
 import { registerClient } from './client.js';
+import { registerConfig } from './config.js';
 import { registerExtension } from './extension.js';
 import { registerGeo } from './geo.js';
 import { registerIngest } from './ingest.js';
@@ -16,6 +17,7 @@ import { registerUser } from './user.js';
 /** Adds every command group to the program. */
 export function registerCommands(program: Command): void {
   registerServe(program);
+  registerConfig(program);
   registerExtension(program);
   registerUser(program);
   registerBackup(program);

@@ -1,9 +1,12 @@
 // `branchgate serve`: HTTPS on 0.0.0.0:8443 with data in ./data unless told otherwise.
+
+import { existsSync } from 'node:fs';
 import { type Command, Option } from 'commander';
+import { applyConfigFile, repeatable } from '../server/config-file.js';
 import type { ServeFlags } from '../server/index.js';
 
-// A repeatable option: each use adds one value (an environment variable gives one).
-const repeat = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+// A repeatable option: each use adds one value (an environment variable gives one; a config file a list).
+const repeat = repeatable;
 
 /** Adds the `serve` command. */
 export function registerServe(program: Command): void {
@@ -84,7 +87,15 @@ export function registerServe(program: Command): void {
         'BRANCHGATE_INGEST_SQL_TABLE',
       ),
     )
-    .action(async (flags: ServeFlags) => {
+    .addOption(
+      new Option(
+        '--config <file>',
+        'YAML file of these flags by long name (default /etc/branchgate/config.yaml when present)',
+      ).env('BRANCHGATE_CONFIG'),
+    )
+    .action(async (_flags: ServeFlags & { config?: string }, cmd: Command) => {
+      await applyConfigFile(cmd, cmd.opts().config, existsSync);
+      const flags = cmd.opts() as ServeFlags;
       const { resolveServeConfig, startServer } = await import('../server/index.js');
       const server = await startServer(resolveServeConfig(flags));
       const stop = (signal: string) => {
