@@ -9,7 +9,7 @@ import { AuthError } from './auth-error.js';
  * Every scope a token may carry. `admin` grants what an admin session grants; the others each
  * open one kind of machine access and nothing else.
  */
-export const TOKEN_SCOPES = ['admin', 'cdr:ingest', 'cdr:read', 'geo:lookup', 'sms'] as const;
+export const TOKEN_SCOPES = ['admin', 'cdr:ingest', 'cdr:read', 'geo:lookup', 'metrics', 'sms'] as const;
 
 /** One scope name. */
 export type TokenScope = (typeof TOKEN_SCOPES)[number];

@@ -26,6 +26,12 @@ export function registerServe(program: Command): void {
     )
     .addOption(
       new Option(
+        '--metrics-listen <host:port>',
+        'serve GET /metrics without authentication on this plain HTTP address (off by default; on the API it needs a token)',
+      ).env('BRANCHGATE_METRICS_LISTEN'),
+    )
+    .addOption(
+      new Option(
         '--db <path-or-url>',
         'SQLite file or postgres:// URL (default <data-dir>/branchgate.db)',
       ).env('BRANCHGATE_DB'),

@@ -20,6 +20,7 @@ import { consoleRoutes } from '../web/index.js';
 import type { AppDeps } from './deps.js';
 import { installErrorHandlers } from './error-handler.js';
 import { loggerOptions } from './logger.js';
+import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.js';
 import { createRequestAuth } from './request-auth.js';
 
 /** What buildApp needs; everything but the store has a default. */
@@ -49,6 +50,8 @@ export interface AppOptions {
 export interface BuiltApp {
   app: FastifyInstance;
   deps: AppDeps;
+  /** Its Prometheus metrics (GET /metrics with a metrics or admin token, or serve's --metrics-listen). */
+  metrics: ServerMetrics;
 }
 
 /** Builds the app (not yet listening). */
@@ -80,7 +83,13 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     ingest: options.ingest ?? { statuses: () => [] },
   };
 
+  const metrics = new ServerMetrics(deps, { sms: options.sms });
+  metrics.observe(app);
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // Off the public API: a token with the metrics (or admin) scope, or an admin session.
+  app.get('/metrics', { preHandler: deps.requireScope('metrics') }, async (_request, reply) =>
+    reply.type(METRICS_CONTENT_TYPE).send(await metrics.text()),
+  );
   await authRoutes(app, deps);
   await adminRoutes(app, deps);
   await cdrPullRoutes(app, deps);
@@ -96,5 +105,5 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       tlsCert: options.https?.cert,
     }),
   );
-  return { app, deps };
+  return { app, deps, metrics };
 }

@@ -21,6 +21,8 @@ export interface ServeConfig {
   listen: ListenAddress;
   /** Plain HTTP listener, off unless asked for. */
   httpListen: ListenAddress | undefined;
+  /** --metrics-listen: plain HTTP serving only GET /metrics without authentication, off unless asked for. */
+  metricsListen: ListenAddress | undefined;
   tlsCert: string | undefined;
   tlsKey: string | undefined;
   /** sim | sim-pty | a serial device path. */
@@ -63,6 +65,7 @@ export interface ServeFlags {
   db?: string;
   listen?: string;
   httpListen?: string;
+  metricsListen?: string;
   tlsCert?: string;
   tlsKey?: string;
   modem?: string;
@@ -92,6 +95,7 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     db: flags.db,
     listen: parseListen(flags.listen ?? '0.0.0.0:8443', '--listen'),
     httpListen: flags.httpListen ? parseListen(flags.httpListen, '--http-listen') : undefined,
+    metricsListen: flags.metricsListen ? parseListen(flags.metricsListen, '--metrics-listen') : undefined,
     tlsCert: flags.tlsCert,
     tlsKey: flags.tlsKey,
     modem: flags.modem ?? 'sim',

@@ -14,6 +14,7 @@ import { openStore, type Store } from '../store/index.js';
 import { buildApp } from './app.js';
 import type { ServeConfig } from './config.js';
 import type { AppDeps } from './deps.js';
+import { METRICS_CONTENT_TYPE, type ServerMetrics } from './metrics.js';
 import { loadTls } from './tls.js';
 
 /** A background part of the server (the CDR push job, the modem): started after the app is built, stopped before the store closes. */
@@ -46,7 +47,30 @@ export interface RunningServer {
   /** The HTTPS URL it answers on (with the real port when 0 was asked). */
   url: string;
   httpUrl: string | undefined;
+  /** The --metrics-listen URL of GET /metrics, when asked for. */
+  metricsUrl: string | undefined;
   close(): Promise<void>;
+}
+
+/** The --metrics-listen server: GET /metrics and nothing else, no authentication. */
+function metricsHttpServer(metrics: ServerMetrics): Server {
+  return createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('not found: only GET /metrics is served here\n');
+      return;
+    }
+    metrics.text().then(
+      (text) =>
+        res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(req.method === 'HEAD' ? '' : text),
+      (err: unknown) =>
+        res
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`metrics could not be read: ${String(err)}\n`),
+    );
+  });
 }
 
 /** Writes a line for the operator on stdout (not the log). */
@@ -78,7 +102,7 @@ export async function startServer(
       sql: config.ingestSql,
     });
     const sms = createSmsService({ store, modem: config.modem, options: smsOptionsFromEnv(process.env) });
-    const { app, deps } = await buildApp({
+    const { app, deps, metrics } = await buildApp({
       store,
       clock,
       timeZone: config.timeZone,
@@ -109,17 +133,31 @@ export async function startServer(
       say(`branchgate: also listening on ${httpUrl} (plain HTTP)`);
     }
 
+    let metricsServer: Server | undefined;
+    let metricsUrl: string | undefined;
+    if (config.metricsListen) {
+      const { host, port } = config.metricsListen;
+      metricsServer = metricsHttpServer(metrics);
+      await new Promise<void>((resolve, reject) => {
+        metricsServer?.once('error', reject);
+        metricsServer?.listen(port, host, () => resolve());
+      });
+      metricsUrl = `http://${hostForUrl(host)}:${(metricsServer.address() as AddressInfo).port}/metrics`;
+      say(`branchgate: metrics on ${metricsUrl} (no authentication: keep this address private)`);
+    }
+
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
-        if (plain) await new Promise<void>((resolve) => plain?.close(() => resolve()));
+        for (const s of [plain, metricsServer])
+          if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
         await app.close();
         for (const s of services.reverse()) await s.stop();
         await store.close();
       })();
       return closing;
     };
-    return { store, url, httpUrl, close };
+    return { store, url, httpUrl, metricsUrl, close };
   } catch (err) {
     await store.close();
     throw err;
