@@ -227,6 +227,34 @@ export function registerGeo(program: Command): void {
     });
 
   geo
+    .command('lookup')
+    .description(
+      'answer domains and IP addresses from a site file and an IP file in one run (queries from stdin, one a line, when none are given)',
+    )
+    .argument('[query...]', 'domains and IPv4/IPv6 addresses')
+    .option('--site <file>', 'a geosite.dat (answers domains)')
+    .option('--ip <file>', 'a geoip.dat (answers addresses)')
+    .option(
+      '--codes <a,b>',
+      'only these lists; each from the file that has it; site lists take code@attr',
+      codesOption,
+    )
+    .option('--json', 'one JSON object a line: {"query":...,"codes":[...]} (codes sorted)')
+    .action(
+      async (queries: string[], opts: { site?: string; ip?: string; codes?: string[]; json?: boolean }) => {
+        const { GeoLookup, lookupLines, formatAnswer } = await import('../geo/service/index.js');
+        const lookup = GeoLookup.load(opts);
+        const format = opts.json ? 'json' : 'text';
+        if (queries.length > 0) {
+          print(queries.map((q) => formatAnswer(q, lookup.lookup(q), format)).join(''));
+          return;
+        }
+        print('');
+        await lookupLines(lookup, process.stdin, process.stdout, format);
+      },
+    );
+
+  geo
     .command('export')
     .description('convert one list for another tool: text, dnsmasq (site lists) or nftables (IP lists)')
     .argument('<file>', 'a geosite.dat or geoip.dat')

@@ -60,6 +60,18 @@ export function registerServe(program: Command): void {
     )
     .addOption(
       new Option(
+        '--geosite <file>',
+        'a geosite.dat for POST /api/geo/lookup (reloaded when it changes or on SIGHUP)',
+      ).env('BRANCHGATE_GEOSITE'),
+    )
+    .addOption(
+      new Option(
+        '--geoip <file>',
+        'a geoip.dat for POST /api/geo/lookup (reloaded when it changes or on SIGHUP)',
+      ).env('BRANCHGATE_GEOIP'),
+    )
+    .addOption(
+      new Option(
         '--recording-url <template>',
         'recording_url of live-ingested records, e.g. https://pbx/rec/{yyyy}/{mm}/{dd}/{file}',
       ).env('BRANCHGATE_RECORDING_URL'),
@@ -116,5 +128,10 @@ export function registerServe(program: Command): void {
       };
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
+      // SIGHUP reloads what can be reloaded without a restart: the geo files.
+      process.on('SIGHUP', () => {
+        process.stdout.write('branchgate: SIGHUP, reloading the geo files\n');
+        server.reload();
+      });
     });
 }

@@ -36,6 +36,16 @@ export {
   type SiteList,
   type SiteRule,
 } from './model.js';
+export {
+  formatAnswer,
+  GeoLookup,
+  type GeoLookupFiles,
+  GeoService,
+  type GeoServiceStatus,
+  isIpQuery,
+  type LoadedGeoFile,
+  lookupLines,
+} from './service/index.js';
 export { compileSites } from './site-compiler.js';
 export { decodeGeoSite } from './site-decoder.js';
 export { encodeGeoSiteList } from './site-encoder.js';

@@ -13,6 +13,8 @@ import type { StoredIngestSources } from '../cdr/ingest/live/stored-sources.js';
 import type { RecordingUrlBuilder } from '../cdr/ingest/recording-url.js';
 import { cdrPullRoutes } from '../cdr/pull-routes.js';
 import { cdrPushRoutes } from '../cdr/push/routes.js';
+import { geoRoutes } from '../geo/service/geo-routes.js';
+import type { GeoService } from '../geo/service/geo-service.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { type SmsGateway, smsRoutes } from '../sms/index.js';
 import type { Store } from '../store/index.js';
@@ -44,6 +46,8 @@ export interface AppOptions {
   ingestSources?: StoredIngestSources | undefined;
   /** Builds recording_url of records posted to /api/cdr (serve --recording-url). */
   recordingUrl?: RecordingUrlBuilder | undefined;
+  /** The geo lookup service (serve --geosite/--geoip); without it the geo endpoints answer 503. */
+  geo?: GeoService | undefined;
 }
 
 /** The app and the dependencies it was built with. */
@@ -97,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await app.register(smsRoutes(deps, options.sms));
   await cdrPushRoutes(app, deps);
   await ingestRoutes(app, deps, options.recordingUrl, options.ingestSources);
+  await geoRoutes(app, deps, options.geo);
   await app.register(
     consoleRoutes({
       ...deps,

@@ -38,6 +38,11 @@ export interface ServeConfig {
   ingestCsv: CsvSourceSpec[];
   /** --ingest-sql (+ --ingest-sql-table): CDR tables to poll. */
   ingestSql: SqlSourceSpec[];
+  /** --geosite / --geoip: the files POST /api/geo/lookup answers from (the console may set others). */
+  geosite: string | undefined;
+  geoip: string | undefined;
+  /** BRANCHGATE_GEO_WATCH_MS: how often the geo files are checked for changes (0: only SIGHUP and the console reload). */
+  geoWatchMs: number;
 }
 
 /** Parses HOST:PORT (IPv6 as [addr]:port). */
@@ -59,6 +64,16 @@ export function checkTimeZone(tz: string): string {
   }
 }
 
+function watchInterval(value: string | undefined): number {
+  if (value === undefined || value === '') return 2000;
+  if (!/^\d{1,7}$/.test(value))
+    throw new AppError(
+      'bad_config',
+      `BRANCHGATE_GEO_WATCH_MS "${value}": give milliseconds (0 turns watching off)`,
+    );
+  return Number(value);
+}
+
 /** Raw option values as commander gives them. */
 export interface ServeFlags {
   dataDir?: string;
@@ -76,6 +91,8 @@ export interface ServeFlags {
   ingestCsv?: string[];
   ingestSql?: string[];
   ingestSqlTable?: string;
+  geosite?: string;
+  geoip?: string;
 }
 
 // Two sources reading the same file or table would race for one position.
@@ -105,6 +122,9 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     recordingUrl: flags.recordingUrl ? parseRecordingUrlTemplate(flags.recordingUrl) : undefined,
     ingestAmi: unique((flags.ingestAmi ?? []).map((v) => parseAmiSourceSpec(v))),
     ingestCsv: unique((flags.ingestCsv ?? []).map((v) => parseCsvSourceSpec(v))),
+    geosite: flags.geosite ? resolve(flags.geosite) : undefined,
+    geoip: flags.geoip ? resolve(flags.geoip) : undefined,
+    geoWatchMs: watchInterval(env.BRANCHGATE_GEO_WATCH_MS),
     ingestSql: unique(
       (flags.ingestSql ?? []).map((v) => parseSqlSourceSpec(v, flags.ingestSqlTable ?? 'cdr')),
     ),

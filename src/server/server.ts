@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { ensureAdmin } from '../auth/index.js';
 import { createLiveSources, type LiveSources } from '../cdr/ingest/live/live-sources.js';
 import { startCdrPushJob } from '../cdr/push/push-job.js';
+import { GeoService } from '../geo/service/geo-service.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { createSmsService, type SmsLog, type SmsService, smsOptionsFromEnv } from '../sms/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -49,6 +50,8 @@ export interface RunningServer {
   httpUrl: string | undefined;
   /** The --metrics-listen URL of GET /metrics, when asked for. */
   metricsUrl: string | undefined;
+  /** Reloads the geo files (SIGHUP). */
+  reload(): void;
   close(): Promise<void>;
 }
 
@@ -101,6 +104,13 @@ export async function startServer(
       csv: config.ingestCsv,
       sql: config.ingestSql,
     });
+    const geo = new GeoService({
+      store,
+      clock,
+      site: config.geosite,
+      ip: config.geoip,
+      watchIntervalMs: config.geoWatchMs,
+    });
     const sms = createSmsService({ store, modem: config.modem, options: smsOptionsFromEnv(process.env) });
     const { app, deps, metrics } = await buildApp({
       store,
@@ -112,7 +122,9 @@ export async function startServer(
       ingest: ingest.manager,
       ingestSources: ingest.stored,
       recordingUrl: config.recordingUrl,
+      geo,
     });
+    await geo.start(app.log);
     const services = await startServices(config, deps, sms, app.log, ingest);
     await app.listen({ host: config.listen.host, port: config.listen.port });
     const address = app.server.address() as AddressInfo;
@@ -153,11 +165,12 @@ export async function startServer(
           if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
         await app.close();
         for (const s of services.reverse()) await s.stop();
+        await geo.stop();
         await store.close();
       })();
       return closing;
     };
-    return { store, url, httpUrl, metricsUrl, close };
+    return { store, url, httpUrl, metricsUrl, reload: () => geo.reload('SIGHUP'), close };
   } catch (err) {
     await store.close();
     throw err;
