@@ -24,6 +24,7 @@ import { installErrorHandlers } from './error-handler.js';
 import { loggerOptions } from './logger.js';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.js';
 import { createRequestAuth } from './request-auth.js';
+import { ServedCertificate, type TlsSource, tlsRoutes } from './tls-certificate.js';
 
 /** What buildApp needs; everything but the store has a default. */
 export interface AppOptions {
@@ -36,6 +37,8 @@ export interface AppOptions {
   failureLimits?: FailureLimits;
   /** TLS key and certificate (PEM); plain HTTP when absent. */
   https?: { key: string | Buffer; cert: string | Buffer } | undefined;
+  /** Where the certificate comes from; with a data directory, PUT /api/tls/certificate may replace it. */
+  tlsSource?: TlsSource | undefined;
   /** Largest request body in bytes (default 1 MiB). */
   bodyLimit?: number;
   /** The SMS service (modem, outbox); without it send-one answers 503. */
@@ -102,12 +105,15 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await cdrPushRoutes(app, deps);
   await ingestRoutes(app, deps, options.recordingUrl, options.ingestSources);
   await geoRoutes(app, deps, options.geo);
+  const served = new ServedCertificate(options.https?.cert, options.tlsSource);
+  await tlsRoutes(app, deps, served);
   await app.register(
     consoleRoutes({
       ...deps,
       sms: options.sms,
       ingestSources: options.ingestSources,
-      tlsCert: options.https?.cert,
+      certificate: served,
+      geo: options.geo,
     }),
   );
   return { app, deps, metrics };

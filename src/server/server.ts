@@ -118,6 +118,7 @@ export async function startServer(
       timeZone: config.timeZone,
       logLevel: config.logLevel,
       https: { key: tls.key, cert: tls.cert },
+      tlsSource: { dataDir: config.tlsCert ? undefined : config.dataDir },
       sms,
       ingest: ingest.manager,
       ingestSources: ingest.stored,

@@ -3,7 +3,6 @@
 // Pages only read; every change goes through the JSON REST API from the page's script, so the
 // console has exactly the API's validation and the API's CSRF defence (docs/console.md).
 
-import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { listExtensions, listTokens, listUsers, type UserInfo } from '../auth/index.js';
@@ -15,8 +14,10 @@ import {
   readPushState,
   settingsView,
 } from '../cdr/push/index.js';
+import type { GeoService } from '../geo/index.js';
 import type { AppDeps } from '../server/deps.js';
 import { sendError } from '../server/error-catalogue.js';
+import { certificateView, type ServedCertificate } from '../server/tls-certificate.js';
 import type { SmsGateway } from '../sms/index.js';
 import { CDR_PAGE_PATH, cdrPage } from './cdr-page.js';
 import { cdrPageData, dashboardData, smsPageData } from './console-data.js';
@@ -29,9 +30,10 @@ import {
   notAdminPage,
   OLD_EXTRA_CONFIGURATIONS_PATH,
 } from './extra-configurations-page.js';
+import { GEO_PAGE_PATH, geoPage } from './geo-page.js';
 import { ASSET_PREFIX } from './layout.js';
 import { loginPage } from './login-page.js';
-import { type CertificateView, ingestSettingsPage, systemSettingsPage } from './settings-pages.js';
+import { ingestSettingsPage, systemSettingsPage } from './settings-pages.js';
 import { SMS_PAGE_PATH, smsPage } from './sms-page.js';
 import { USERS_PATH, usersPage } from './users-page.js';
 
@@ -41,8 +43,10 @@ export type ConsoleDeps = Pick<AppDeps, 'store' | 'sessionUser' | 'clock' | 'tim
   sms?: SmsGateway | undefined;
   /** Run-time ingest sources (serve only). */
   ingestSources?: StoredIngestSources | undefined;
-  /** The certificate served (PEM), for the System tab. */
-  tlsCert?: string | Buffer | undefined;
+  /** The certificate served, for the System tab (shown, and replaced through /api/tls/certificate). */
+  certificate?: ServedCertificate | undefined;
+  /** The geo lookup service (serve only). */
+  geo?: GeoService | undefined;
 };
 
 /** How many delivery attempts the page lists. */
@@ -65,6 +69,7 @@ const PAGES = new Set([
   USERS_PATH,
   CDR_PAGE_PATH,
   SMS_PAGE_PATH,
+  GEO_PAGE_PATH,
 ]);
 
 const ASSETS: Record<string, string> = {
@@ -76,6 +81,8 @@ const ASSETS: Record<string, string> = {
   'console.js': 'text/javascript; charset=utf-8',
   'sms.js': 'text/javascript; charset=utf-8',
   'settings-ingest.js': 'text/javascript; charset=utf-8',
+  'geo.js': 'text/javascript; charset=utf-8',
+  'settings-system.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 
@@ -142,7 +149,15 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
     app.get('/pbx/settings/system', async (request, reply) => {
       const user = await adminOf(request, reply, '/pbx/settings/system');
       if (!user) return reply;
-      return sendHtml(reply, systemSettingsPage(user.username, deps.timeZone, certificateView(deps.tlsCert)));
+      return sendHtml(
+        reply,
+        systemSettingsPage(
+          user.username,
+          deps.timeZone,
+          certificateView(deps.certificate?.current()),
+          deps.certificate?.replaceable() ?? false,
+        ),
+      );
     });
 
     app.get(EXTENSIONS_PATH, async (request, reply) => {
@@ -162,6 +177,12 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
       const user = await adminOf(request, reply, SMS_PAGE_PATH);
       if (!user) return reply;
       return sendHtml(reply, smsPage(await smsPageData(deps, user)));
+    });
+
+    app.get(GEO_PAGE_PATH, async (request, reply) => {
+      const user = await adminOf(request, reply, GEO_PAGE_PATH);
+      if (!user) return reply;
+      return sendHtml(reply, geoPage(user.username, deps.geo ? deps.geo.status() : null));
     });
 
     app.get(CDR_PAGE_PATH, async (request, reply) => {
@@ -205,21 +226,4 @@ async function pageData(deps: ConsoleDeps, user: UserInfo): Promise<ExtraConfigu
       attempts,
     },
   };
-}
-
-/** The served certificate's names and dates, or null without one (or an unreadable one). */
-function certificateView(pem: string | Buffer | undefined): CertificateView | null {
-  if (!pem) return null;
-  try {
-    const c = new X509Certificate(pem);
-    return {
-      subject: c.subject.replaceAll('\n', ', '),
-      issuer: c.issuer.replaceAll('\n', ', '),
-      validFrom: new Date(c.validFrom).toISOString(),
-      validTo: new Date(c.validTo).toISOString(),
-      selfSigned: c.subject === c.issuer,
-    };
-  } catch {
-    return null;
-  }
 }

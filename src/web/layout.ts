@@ -31,6 +31,7 @@ export const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<{ label
       ],
     },
     { section: 'LTE', pages: [{ label: 'SMS', path: '/lte/sms' }] },
+    { section: 'Routing', pages: [{ label: 'Geo', path: '/routing/geo' }] },
     { section: 'System', pages: [{ label: 'Users', path: '/system/users' }] },
   ];
 

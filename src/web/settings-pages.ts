@@ -3,18 +3,13 @@
 // (the time zone records are shown in, and the TLS certificate served: subject, issuer, expiry).
 import type { IngestSourceStatus } from '../cdr/ingest/live/ingest-source.js';
 import type { SourceEntry } from '../cdr/ingest/live/stored-sources.js';
+import type { CertificateView } from '../server/tls-certificate.js';
 import { type Html, html } from './html.js';
 import { layout } from './layout.js';
 import { settingsTabs } from './settings-tabs.js';
 
 /** The TLS certificate as the System tab shows it. */
-export interface CertificateView {
-  subject: string;
-  issuer: string;
-  validFrom: string;
-  validTo: string;
-  selfSigned: boolean;
-}
+export type { CertificateView };
 
 const crumbs = (tab: string) =>
   html`<nav aria-label="Breadcrumb" class="breadcrumb"><ol><li>PBX</li><li>Settings</li><li aria-current="page">${tab}</li></ol></nav>
@@ -63,7 +58,12 @@ ${sources === null ? html`<p>This server runs no ingest sources (it was not star
 }
 
 /** The System tab. */
-export function systemSettingsPage(username: string, timeZone: string, cert: CertificateView | null): string {
+export function systemSettingsPage(
+  username: string,
+  timeZone: string,
+  cert: CertificateView | null,
+  replaceable: boolean,
+): string {
   const body = html`${crumbs('System')}
 ${settingsTabs('/pbx/settings/system')}
 <section class="card" aria-labelledby="tz-heading">
@@ -80,10 +80,28 @@ ${settingsTabs('/pbx/settings/system')}
     <dt>Issuer</dt><dd>${cert.issuer}${cert.selfSigned ? ' (self-signed)' : ''}</dd>
     <dt>Valid from</dt><dd>${cert.validFrom}</dd>
     <dt>Valid until</dt><dd>${cert.validTo}</dd>
+    <dt>SHA-256</dt><dd class="fingerprint">${cert.fingerprint256}</dd>
   </dl>`
       : html`<p>This server is not serving HTTPS.</p>`
   }
-  <p class="hint">Replace it with <code>serve --tls-cert FILE --tls-key FILE</code> (PEM); the self-signed one lives in the data directory.</p>
+  ${
+    replaceable
+      ? html`<form id="tls-upload" novalidate>
+    <h3>Replace it</h3>
+    <p class="hint">A PEM certificate (with its chain, if any) and its private key. They are checked, written over the data directory's <code>tls-cert.pem</code> and <code>tls-key.pem</code>, and served to new connections at once; no restart.</p>
+    <div class="row"><label for="tls-cert">Certificate (PEM)</label><span><input id="tls-cert" type="file" accept=".pem,.crt,.cer" aria-describedby="tls-cert-error"><span id="tls-cert-error" class="field-error"></span></span></div>
+    <div class="row"><label for="tls-key">Private key (PEM)</label><span><input id="tls-key" type="file" accept=".pem,.key" aria-describedby="tls-key-error"><span id="tls-key-error" class="field-error"></span></span></div>
+    <div class="actions"><button type="submit">Upload and serve</button></div>
+    <p id="tls-status" role="status"></p>
+  </form>`
+      : html`<p class="hint">This certificate comes from <code>serve --tls-cert FILE --tls-key FILE</code>: replace those files and restart.</p>`
+  }
 </section>`;
-  return layout({ title: 'System settings', username, body, path: '/pbx/settings' });
+  return layout({
+    title: 'System settings',
+    username,
+    body,
+    path: '/pbx/settings',
+    script: 'settings-system.js',
+  });
 }

@@ -3,15 +3,18 @@
 // revoked; the call list filters and exports; the dashboard counts. Every page passes axe-core
 // with no serious or critical violation at 360 and 1280 px, and is screenshotted at both widths
 // into test-output/console/.
+import { X509Certificate } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import selfsigned from 'selfsigned';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { insertCdrRecords } from '../../src/cdr/record-store.js';
 import { ADMIN_PASSWORD as SMS_ADMIN_PASSWORD, startSmsServer } from '../sms/api/support/sms-server.js';
 import { fixtureRecords } from '../support/cdr-fixtures.js';
 import { send } from '../support/https-client.js';
+import { peerCertificatePem } from '../support/peer-certificate.js';
 import { REPO_ROOT } from '../support/serve-process.js';
 import type { TestServer } from '../support/test-server.js';
 import { browserAvailable, launchChromium, openLoggedIn, startConsoleServer } from './support/browser.js';
@@ -28,7 +31,9 @@ const PAGES = [
   '/pbx/settings',
   '/pbx/settings/ingest',
   '/pbx/settings/system',
+  '/routing/geo',
 ];
+const UPSTREAM = join(REPO_ROOT, '../shared/corpora/geo/upstream');
 
 describe.skipIf(!browserAvailable)('console pages', () => {
   let browser: Browser;
@@ -189,8 +194,8 @@ describe.skipIf(!browserAvailable)('console pages', () => {
     }
   }, 60_000);
 
-  test('Settings: the old path moves to /pbx/settings; the System tab shows the zone and the certificate', async () => {
-    server = await startConsoleServer({ timeZone: 'Europe/Berlin' });
+  test('Settings: the old path moves to /pbx/settings; the System tab shows the zone and the certificate, and replaces it', async () => {
+    server = await startConsoleServer({ timeZone: 'Europe/Berlin', ownTls: true });
     const page = await openLoggedIn(browser, server, '/pbx/settings');
     const moved = await send(`${server.url}/pbx/settings/extra-configurations`, {
       headers: { cookie: await cookieOf(page) },
@@ -203,12 +208,84 @@ describe.skipIf(!browserAvailable)('console pages', () => {
     await page.waitForURL(`${server.url}/pbx/settings/system`);
     await expect(page.locator('#time-zone').textContent()).resolves.toBe('Europe/Berlin');
     await expect(page.locator('#certificate').textContent()).resolves.toMatch(/CN=.*self-signed/s);
+    // Upload a new pair: a key of another certificate is refused next to the key field; the right one is served.
+    const make = async (cn: string) => {
+      const p = await selfsigned.generate([{ name: 'commonName', value: cn }], {
+        keySize: 2048,
+        algorithm: 'sha256',
+      });
+      return { cert: p.cert, key: p.private };
+    };
+    const fresh = await make('console.example.net');
+    const other = await make('other.example.net');
+    const file = (name: string, text: string) => ({
+      name,
+      mimeType: 'application/x-pem-file',
+      buffer: Buffer.from(text),
+    });
+    await page.getByLabel('Certificate (PEM)').setInputFiles(file('cert.pem', fresh.cert));
+    await page.getByLabel('Private key (PEM)').setInputFiles(file('key.pem', other.key));
+    await page.getByRole('button', { name: 'Upload and serve' }).click();
+    await expect
+      .poll(() => page.locator('#tls-key-error').textContent(), POLL)
+      .toMatch(/^key: does not belong/);
+    await expect(page.locator('#tls-key').getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.getByLabel('Private key (PEM)').setInputFiles(file('key.pem', fresh.key));
+    await Promise.all([
+      page.waitForEvent('load'),
+      page.getByRole('button', { name: 'Upload and serve' }).click(),
+    ]);
+    await expect(page.locator('#certificate').textContent()).resolves.toMatch(/CN=console\.example\.net/);
+    expect(new X509Certificate(await peerCertificatePem(server.url)).subject).toBe('CN=console.example.net');
     await page.getByRole('link', { name: 'Ingest sources' }).click();
     await expect(page.locator('#sources caption').textContent()).resolves.toBe('Sources and their state');
   });
 
+  test('Geo: the loaded file and its lists show, a lookup answers, a bad path is refused next to its field, a good one loads', async () => {
+    server = await startConsoleServer({ geo: { ip: join(UPSTREAM, 'geoip-only-cn-private.dat') } });
+    const page = await openLoggedIn(browser, server, '/routing/geo');
+    await expect(page.locator('#ip-path').inputValue()).resolves.toBe(
+      join(UPSTREAM, 'geoip-only-cn-private.dat'),
+    );
+    await expect(page.locator('#ip-from').textContent()).resolves.toBe('from the serve flag');
+    await expect(page.locator('#lists-ip tbody th').allTextContents()).resolves.toEqual(['CN', 'PRIVATE']);
+    await page.getByLabel('Domain or IP address').fill('10.1.2.3');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect.poll(() => page.locator('#lookup-result').textContent(), POLL).toBe('10.1.2.3: PRIVATE');
+    // No site file yet: a domain falls in no list.
+    await page.getByLabel('Domain or IP address').fill('www.baidu.com');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect
+      .poll(() => page.locator('#lookup-result').textContent(), POLL)
+      .toBe('www.baidu.com: in no list');
+
+    await page.getByLabel('Site file (geosite.dat)').fill(join(UPSTREAM, 'missing.dat'));
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => page.locator('#site-path-error').textContent(), POLL)
+      .toMatch(/^Not saved: .*missing\.dat/);
+    await expect(page.locator('#site-path').getAttribute('aria-invalid')).resolves.toBe('true');
+
+    await page.getByLabel('Site file (geosite.dat)').fill(join(UPSTREAM, 'dlc.dat'));
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Save' }).click()]);
+    await expect(page.locator('#site-from').textContent()).resolves.toBe('set here');
+    await expect(page.locator('#lists-site tbody tr').count()).resolves.toBeGreaterThan(1000);
+    await page.getByLabel('Domain or IP address').fill('www.baidu.com');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect
+      .poll(() => page.locator('#lookup-result').textContent(), POLL)
+      .toBe('www.baidu.com: BAIDU, CN, GEOLOCATION-CN');
+    // Keyboard only: the lookup form submits with Enter.
+    await page.getByLabel('Domain or IP address').fill('114.114.114.114');
+    await page.getByLabel('Domain or IP address').press('Enter');
+    await expect.poll(() => page.locator('#lookup-result').textContent(), POLL).toBe('114.114.114.114: CN');
+  });
+
   test('every page: no serious axe violation at 360 and 1280 px, screenshots of both', async () => {
-    server = await startConsoleServer();
+    server = await startConsoleServer({
+      geo: { ip: join(UPSTREAM, 'geoip-only-cn-private.dat') },
+      ownTls: true,
+    });
     await insertCdrRecords(server.store, fixtureRecords(1, 12));
     const page = await openLoggedIn(browser, server, '/');
     await expect(page.getByRole('heading', { name: 'Call records' }).count()).resolves.toBe(1);
