@@ -17,6 +17,7 @@ import { geoRoutes } from '../geo/service/geo-routes.js';
 import type { GeoService } from '../geo/service/geo-service.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { type SmsGateway, smsRoutes } from '../sms/index.js';
+import { modemStatusRoutes } from '../sms/modem-status.js';
 import type { Store } from '../store/index.js';
 import { consoleRoutes } from '../web/index.js';
 import type { AppDeps } from './deps.js';
@@ -102,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await cdrPullRoutes(app, deps);
   await cdrExportRoutes(app, deps);
   await app.register(smsRoutes(deps, options.sms));
+  await modemStatusRoutes(app, deps, options.sms);
   await cdrPushRoutes(app, deps);
   await ingestRoutes(app, deps, options.recordingUrl, options.ingestSources);
   await geoRoutes(app, deps, options.geo);

@@ -281,6 +281,27 @@ export class ServerMetrics {
       help: 'Whether the modem has answered since start (1), is absent or not yet answering (0).',
       registers,
     });
+    const signal = new Gauge({
+      name: `${PREFIX}modem_signal_rssi_dbm`,
+      help: 'Received signal strength as last polled (+CSQ, in dBm); absent while not known.',
+      registers,
+    });
+    const bars = new Gauge({
+      name: `${PREFIX}modem_signal_level`,
+      help: 'Signal bars as last polled, 0 (none) to 5.',
+      registers,
+    });
+    const registered = new Gauge({
+      name: `${PREFIX}modem_registered`,
+      help: 'Whether the modem is registered on a network (home or roaming) as last polled.',
+      registers,
+    });
+    const registration = new Gauge({
+      name: `${PREFIX}modem_registration`,
+      help: 'The registration as last polled (1 for the one it is in): home, roaming, searching, denied, not_registered, unknown.',
+      labelNames: ['registration'],
+      registers,
+    });
     const messages = new Gauge({
       name: `${PREFIX}sms_messages`,
       help: 'Stored SMS messages by direction (sent, received) and status.',
@@ -301,6 +322,13 @@ export class ServerMetrics {
       }
       queue.set(waiting);
       ready.set(sms?.modemReady() ? 1 : 0);
+      const health = sms?.modemStatus().health ?? null;
+      signal.reset();
+      registration.reset();
+      if (health?.signal.rssiDbm != null) signal.set(health.signal.rssiDbm);
+      bars.set(health?.signal.level ?? 0);
+      registered.set(health?.registration === 'home' || health?.registration === 'roaming' ? 1 : 0);
+      if (health) registration.set({ registration: health.registration }, 1);
     });
   }
 }

@@ -13,6 +13,8 @@ export interface SmsOptions {
   pollMs: number;
   /** How long received parts wait for the rest of their message (default 3600000). */
   partTimeoutMs: number;
+  /** How often the modem's health (signal, registration, SIM, storage) is polled (default 30000). */
+  statusPollMs: number;
   retry: RetryPolicy;
 }
 
@@ -22,6 +24,7 @@ export const DEFAULT_SMS_OPTIONS: SmsOptions = {
   maxParts: 10,
   pollMs: 30_000,
   partTimeoutMs: 3_600_000,
+  statusPollMs: 30_000,
   retry: DEFAULT_RETRY_POLICY,
 };
 
@@ -42,6 +45,7 @@ export function smsOptionsFromEnv(env: NodeJS.ProcessEnv): SmsOptions {
     maxParts: positive(env, 'BRANCHGATE_SMS_MAX_PARTS', d.maxParts, 255),
     pollMs: positive(env, 'BRANCHGATE_SMS_POLL_MS', d.pollMs),
     partTimeoutMs: positive(env, 'BRANCHGATE_SMS_PART_TIMEOUT_MS', d.partTimeoutMs),
+    statusPollMs: positive(env, 'BRANCHGATE_SMS_STATUS_POLL_MS', d.statusPollMs),
     retry: {
       baseDelayMs: positive(env, 'BRANCHGATE_SMS_RETRY_MS', d.retry.baseDelayMs),
       maxDelayMs: positive(env, 'BRANCHGATE_SMS_RETRY_MAX_MS', d.retry.maxDelayMs),

@@ -6,6 +6,8 @@ import type { AppDeps } from '../server/deps.js';
 import { TimeFormatter } from '../shared/wall-time.js';
 import { type SmsMessageRow, toWireMessage } from './message.js';
 import { deleteMessage, getMessage, listMessages } from './message-store.js';
+import type { SimRadio } from './modem/index.js';
+import { modemStatusJson } from './modem-status.js';
 import { gsm7Length } from './pdu/gsm7.js';
 import { splitText } from './pdu/split-text.js';
 import { bodyObject, parseId, parseSender, parseText, parseTo, parseType } from './request-fields.js';
@@ -96,6 +98,22 @@ export function smsRoutes(deps: AppDeps, sms: SmsGateway | undefined): FastifyPl
       });
     });
 
+    // The modem's health, device style; "refresh": true polls the modem first.
+    route('/api/sms/status', async (body, reply) => {
+      if (!sms) throw new SmsError('unavailable', 'no modem is configured');
+      const status = body.refresh === true ? await sms.refreshModemStatus() : sms.modemStatus();
+      return sendSmsData(reply, modemStatusJson(status, dates));
+    });
+
+    // Switches the simulated modem's radio and SIM (tests, demos): csq, registration, operator, sim.
+    route('/api/modem-sim/radio', async (body, reply) => {
+      const simulator = sms?.simulator;
+      if (!simulator)
+        throw new SmsError('not_found', 'no simulated modem: start the server with --modem sim or sim-pty');
+      simulator.setRadio(parseRadio(body));
+      return sendSmsData(reply, simulator.state.radio);
+    });
+
     route('/api/modem-sim/incoming', async (body, reply) => {
       const simulator = sms?.simulator;
       if (!simulator)
@@ -117,6 +135,7 @@ export function smsRoutes(deps: AppDeps, sms: SmsGateway | undefined): FastifyPl
 }
 
 const ENDPOINTS = new Set([
+  '/api/sms/status',
   '/api/sms/split',
   '/api/sms/get-all',
   '/api/sms/get-one',
@@ -133,4 +152,35 @@ function checkJson(request: FastifyRequest): void {
       `Content-Type: expected application/json, got ${type ? JSON.stringify(type.slice(0, 60)) : 'none'}`,
     );
   }
+}
+
+/** The radio switches of /api/modem-sim/radio, each optional and checked. */
+function parseRadio(body: Record<string, unknown>): Partial<SimRadio> {
+  const out: Partial<SimRadio> = {};
+  const int = (name: string, ok: (n: number) => boolean, what: string) => {
+    const v = body[name];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || !ok(v))
+      throw new SmsError('bad_request', `${name}: ${what}`);
+    return v;
+  };
+  const csq = int('csq', (n) => (n >= 0 && n <= 31) || n === 99, 'expected 0-31 or 99 (not known)');
+  if (csq !== undefined) out.csq = csq;
+  const registration = int(
+    'registration',
+    (n) => n >= 0 && n <= 5,
+    'expected a <stat> from 0 to 5 (1 home, 5 roaming)',
+  );
+  if (registration !== undefined) out.registration = registration;
+  if (body.operator !== undefined) {
+    if (typeof body.operator !== 'string' || body.operator.length > 32)
+      throw new SmsError('bad_request', 'operator: expected a name of up to 32 characters');
+    out.operator = body.operator;
+  }
+  if (body.sim !== undefined) {
+    if (body.sim !== 'ready' && body.sim !== 'absent' && body.sim !== 'pin')
+      throw new SmsError('bad_request', 'sim: expected "ready", "absent" or "pin"');
+    out.sim = body.sim;
+  }
+  return out;
 }

@@ -5,6 +5,7 @@ import { InboxCollector } from './inbox-collector.js';
 import type { SmsMessageRow } from './message.js';
 import { getMessage, insertOutgoing, type OutgoingMessage } from './message-store.js';
 import { type ModemOptions, type Scheduler, type SimulatedModem, systemScheduler } from './modem/index.js';
+import { ModemMonitor, type ModemStateChange, type ModemStatusView } from './modem-monitor.js';
 import { checkModemSpec, type OpenedModem, openModem } from './open-modem.js';
 import { Outbox } from './outbox.js';
 import { type SmsLog, silentLog } from './sms-log.js';
@@ -20,6 +21,12 @@ export interface SmsGateway {
   send(message: OutgoingMessage): Promise<SmsMessageRow>;
   /** The simulated modem behind `--modem sim|sim-pty`, else undefined. */
   readonly simulator: SimulatedModem | undefined;
+  /** The modem's state and last polled health (signal, registration, SIM, storage). */
+  modemStatus(): ModemStatusView;
+  /** Polls the modem's health now and resolves with the status. */
+  refreshModemStatus(): Promise<ModemStatusView>;
+  /** Calls `listener` on every modem:state change; returns a function that stops it. */
+  onModemState(listener: (change: ModemStateChange) => void): () => void;
 }
 
 /** What createSmsService needs. */
@@ -53,6 +60,8 @@ export class SmsService implements SmsGateway {
   private stopped = false;
   private startLoop: Promise<void> | undefined;
   private log: SmsLog = silentLog;
+  private monitor: ModemMonitor | undefined;
+  private readonly stateListeners = new Set<(change: ModemStateChange) => void>();
 
   constructor(private readonly p: SmsServiceParams) {
     checkModemSpec(p.modem);
@@ -67,6 +76,29 @@ export class SmsService implements SmsGateway {
 
   modemReady(): boolean {
     return this.everReady && !this.stopped;
+  }
+
+  modemStatus(): ModemStatusView {
+    return (
+      this.monitor?.status() ?? {
+        modem: 'none',
+        device: null,
+        condition: null,
+        health: null,
+        polledAtMs: null,
+        lastError: null,
+      }
+    );
+  }
+
+  async refreshModemStatus(): Promise<ModemStatusView> {
+    await this.monitor?.pollNow();
+    return this.modemStatus();
+  }
+
+  onModemState(listener: (change: ModemStateChange) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
   }
 
   async send(message: OutgoingMessage): Promise<SmsMessageRow> {
@@ -107,6 +139,17 @@ export class SmsService implements SmsGateway {
       pollMs: o.pollMs,
       log,
     });
+    this.monitor = new ModemMonitor({
+      modem: opened.modem,
+      device: opened.description,
+      scheduler: this.scheduler,
+      intervalMs: o.statusPollMs,
+      log,
+    });
+    this.monitor.on('modem:state', (change) => {
+      for (const listener of this.stateListeners) listener(change);
+    });
+    this.monitor.start();
     this.collector.start();
     await this.outbox.start();
     this.startLoop = this.keepStarting();
@@ -117,6 +160,7 @@ export class SmsService implements SmsGateway {
   /** Stops the collector, the outbox and the modem. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.monitor?.stop();
     // Stop taking new work, then stop the modem so a command on the wire ends now (a send in
     // flight goes back to the queue) instead of at its timeout.
     const collector = this.collector?.stop();

@@ -64,6 +64,7 @@ export async function dashboardData(deps: ConsoleDeps, user: UserInfo): Promise<
       failingSinceMs: state.failingSinceMs,
     },
     ingest: deps.ingest.statuses(),
+    modem: deps.sms ? deps.sms.modemStatus() : null,
     sms: { queued: smsCount(['queued', 'sending']), failed: smsCount(['failed']) },
     version: VERSION,
     uptimeSeconds: Math.max(0, Math.floor((nowMs - STARTED_MS) / 1000)),
@@ -121,6 +122,7 @@ export async function smsPageData(deps: ConsoleDeps, user: UserInfo): Promise<Sm
   return {
     username: user.username,
     modem: deps.sms ? (deps.sms.modemReady() ? 'ready' : 'not ready') : 'none',
+    modemStatus: deps.sms ? deps.sms.modemStatus() : null,
     received: wire(received),
     sent: wire(sent),
   };

@@ -1,8 +1,10 @@
 // The console's home: records today and this hour, the push job's state, the live ingest sources,
 // SMS waiting or failed, version and uptime, each linking to the page that manages it.
 import type { IngestSourceStatus } from '../cdr/ingest/live/ingest-source.js';
+import type { ModemStatusView } from '../sms/index.js';
 import { type Html, html } from './html.js';
 import { layout } from './layout.js';
+import { modemRows } from './modem-rows.js';
 
 /** What the dashboard shows. */
 export interface DashboardData {
@@ -14,6 +16,7 @@ export interface DashboardData {
   push: { enabled: boolean; backlog: number; lastSuccessMs: number | null; failingSinceMs: number | null };
   ingest: readonly IngestSourceStatus[];
   sms: { queued: number; failed: number };
+  modem: ModemStatusView | null;
   version: string;
   uptimeSeconds: number;
 }
@@ -65,6 +68,7 @@ ${tile('SMS', '/lte/sms', [
   ['waiting to send', d.sms.queued],
   ['failed', d.sms.failed],
 ])}
+${tile('Modem', '/lte/sms', modemRows(d.modem))}
 ${tile('branchgate', '/system/users', [
   ['version', d.version],
   ['up for', uptime(d.uptimeSeconds)],

@@ -2,9 +2,10 @@
 // counter shows characters and parts as the codec will split the text, marking the characters
 // that force UCS-2. sms.js calls the four SMS endpoints (with the console session instead of
 // `auth`) and /api/sms/split, and follows a sent message's status until it settles.
-import type { SmsMessage } from '../sms/index.js';
+import type { ModemStatusView, SmsMessage } from '../sms/index.js';
 import { type Html, html } from './html.js';
 import { layout } from './layout.js';
+import { modemRows } from './modem-rows.js';
 
 /** The page's path. */
 export const SMS_PAGE_PATH = '/lte/sms';
@@ -14,6 +15,8 @@ export interface SmsPageData {
   username: string;
   /** The modem as the SMS service reports it. */
   modem: 'ready' | 'not ready' | 'none';
+  /** Signal, network, SIM and storage as last polled. */
+  modemStatus: ModemStatusView | null;
   received: readonly SmsMessage[];
   sent: readonly SmsMessage[];
 }
@@ -44,6 +47,7 @@ export function smsPage(d: SmsPageData): string {
   const body = html`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li>LTE</li><li aria-current="page">SMS</li></ol></nav>
 <h1>SMS</h1>
 <p id="modem-state">Modem: <strong>${d.modem}</strong></p>
+<dl class="status" id="modem-status">${modemRows(d.modemStatus).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
 <h2>Send a message</h2>
 <form id="send-sms" class="card" novalidate>
   <div class="row"><label for="to">To</label><span><input id="to" type="tel" required autocomplete="off" placeholder="+15551234567" aria-describedby="to-error"><span id="to-error" class="field-error"></span></span></div>

@@ -147,6 +147,10 @@ describe.each(storeKinds())('Prometheus metrics of a running server on %s', (kin
     expect(sumOf(afterSms, 'branchgate_sms_messages', { type: 'sent' }) - sentBefore).toBe(1);
     expect(sumOf(afterSms, 'branchgate_sms_queue_length')).toBe(0);
     expect(sumOf(afterSms, 'branchgate_modem_ready')).toBe(1);
+    expect(sumOf(afterSms, 'branchgate_modem_registered')).toBe(1);
+    expect(sumOf(afterSms, 'branchgate_modem_registration', { registration: 'home' })).toBe(1);
+    expect(sumOf(afterSms, 'branchgate_modem_signal_rssi_dbm')).toBe(-71);
+    expect(sumOf(afterSms, 'branchgate_modem_signal_level')).toBe(4);
   }, 120_000);
 
   test('on the API, /metrics needs a token with the metrics scope (or admin); others are refused', async () => {

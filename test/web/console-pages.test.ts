@@ -153,6 +153,12 @@ describe.skipIf(!browserAvailable)('console pages', () => {
         page.getByRole('button', { name: 'Log in' }).click(),
       ]);
       await expect(page.locator('#modem-state').textContent()).resolves.toBe('Modem: ready');
+      // The modem's health as polled at its start: network, signal, SIM and storage.
+      await smsServer.sms.refreshModemStatus();
+      await page.reload();
+      await expect(page.locator('#modem-status').textContent()).resolves.toMatch(
+        /network\s*registered \(home\), Simulated Network\s*signal\s*-71 dBm \(4\/5\)\s*SIM\s*ready\s*storage\s*\d+ of \d+ used \(SM\)/,
+      );
       await page.getByLabel('Message', { exact: true }).fill('x'.repeat(161));
       await expect
         .poll(() => page.locator('#counter').textContent(), POLL)

@@ -17,7 +17,33 @@ export interface SimState {
   charset: string;
   /** Answers left to give +CME ERROR 14 (SIM busy) to AT+CPIN?. */
   simBusyLeft: number;
+  /** The radio and the SIM as the status commands report them (SimulatedModem.setRadio). */
+  radio: SimRadio;
 }
+
+/** What +CSQ, +CREG/+CEREG, +COPS, +CPIN and the ICCID commands answer. */
+export interface SimRadio {
+  /** +CSQ <rssi>: 0-31, 99 not known. */
+  csq: number;
+  /** <stat> of +CREG and +CEREG: 0 not registered, 1 home, 2 searching, 3 denied, 5 roaming. */
+  registration: number;
+  /** The operator's name (+COPS) while registered. */
+  operator: string;
+  /** ready, absent (+CME ERROR: 10), or waiting for a PIN (+CPIN: SIM PIN). */
+  sim: 'ready' | 'absent' | 'pin';
+  iccid: string;
+}
+
+/** The radio of a simulated modem at home with a good signal. */
+export const DEFAULT_RADIO: SimRadio = {
+  csq: 21,
+  registration: 1,
+  operator: 'Simulated Network',
+  sim: 'ready',
+  iccid: '89010000000000000019',
+};
+
+const registered = (r: SimRadio) => r.sim !== 'absent' && (r.registration === 1 || r.registration === 5);
 
 /** Who the simulated modem says it is. */
 export interface SimIdentity {
@@ -53,6 +79,8 @@ const ok = (...lines: string[]): SimReply => ({ lines, final: 'OK' });
 const CME_TEXT: Readonly<Record<number, string>> = {
   3: 'operation not allowed',
   4: 'operation not supported',
+  10: 'SIM not inserted',
+  11: 'SIM PIN required',
   14: 'SIM busy',
   21: 'invalid index',
 };
@@ -65,6 +93,15 @@ export function cmeErrorReply(state: SimState, code: number): SimReply {
   if (state.cmee === 0) return errorReply;
   if (state.cmee === 2) return { lines: [], final: `+CME ERROR: ${CME_TEXT[code] ?? code}` };
   return { lines: [], final: `+CME ERROR: ${code}` };
+}
+
+/** The registration <stat> answered (none without a SIM). */
+const stat = (ctx: SimContext) => (ctx.state.radio.sim === 'absent' ? 0 : ctx.state.radio.registration);
+
+function iccid(cmd: SimCommand, ctx: SimContext, prefix: string): SimReply {
+  if (cmd.op === 'test') return ok();
+  if (ctx.state.radio.sim === 'absent') return ctx.cmeError(10);
+  return ok(`${prefix}: ${ctx.state.radio.iccid}`);
 }
 
 const identityValue =
@@ -122,7 +159,16 @@ export const DEFAULT_BEHAVIOURS: Readonly<Record<string, SimBehaviour>> = {
   '+GMR': identityValue((id) => id.revision),
   '+CGSN': identityValue((id) => id.imei),
   '+GSN': identityValue((id) => id.imei),
-  '+CIMI': identityValue((id) => id.imsi),
+  '+CIMI': (cmd, ctx) =>
+    cmd.op === 'test'
+      ? ok()
+      : ctx.state.radio.sim === 'ready'
+        ? ok(ctx.identity.imsi)
+        : ctx.cmeError(ctx.state.radio.sim === 'absent' ? 10 : 11),
+  // The ICCID as Simcom/Telit (+CCID, +ICCID) and Quectel (+QCCID) modems print it.
+  '+CCID': (cmd, ctx) => iccid(cmd, ctx, '+CCID'),
+  '+ICCID': (cmd, ctx) => iccid(cmd, ctx, '+ICCID'),
+  '+QCCID': (cmd, ctx) => iccid(cmd, ctx, '+QCCID'),
   '+CNUM': (_c, ctx) => ok(`+CNUM: "","${ctx.identity.ownNumber}",145`),
   '+CMEE': flag(
     (s, v) => {
@@ -137,19 +183,22 @@ export const DEFAULT_BEHAVIOURS: Readonly<Record<string, SimBehaviour>> = {
       ctx.state.simBusyLeft--;
       return ctx.cmeError(14);
     }
-    return ok('+CPIN: READY');
+    if (ctx.state.radio.sim === 'absent') return ctx.cmeError(10);
+    return ok(ctx.state.radio.sim === 'pin' ? '+CPIN: SIM PIN' : '+CPIN: READY');
   },
   '+CFUN': (cmd) =>
     cmd.op === 'read' ? ok('+CFUN: 1') : cmd.op === 'test' ? ok('+CFUN: (0,1,4),(0,1)') : ok(),
-  '+CSQ': (cmd) => (cmd.op === 'test' ? ok('+CSQ: (0-31,99),(0-7,99)') : ok('+CSQ: 21,99')),
-  '+CREG': (cmd) => (cmd.op === 'read' ? ok('+CREG: 0,1') : cmd.op === 'test' ? ok('+CREG: (0-2)') : ok()),
-  '+CGREG': (cmd) => (cmd.op === 'read' ? ok('+CGREG: 0,1') : ok()),
-  '+CEREG': (cmd) => (cmd.op === 'read' ? ok('+CEREG: 0,1') : ok()),
-  '+COPS': (cmd) =>
+  '+CSQ': (cmd, ctx) =>
+    cmd.op === 'test' ? ok('+CSQ: (0-31,99),(0-7,99)') : ok(`+CSQ: ${ctx.state.radio.csq},99`),
+  '+CREG': (cmd, ctx) =>
+    cmd.op === 'read' ? ok(`+CREG: 0,${stat(ctx)}`) : cmd.op === 'test' ? ok('+CREG: (0-2)') : ok(),
+  '+CGREG': (cmd, ctx) => (cmd.op === 'read' ? ok(`+CGREG: 0,${stat(ctx)}`) : ok()),
+  '+CEREG': (cmd, ctx) => (cmd.op === 'read' ? ok(`+CEREG: 0,${stat(ctx)}`) : ok()),
+  '+COPS': (cmd, ctx) =>
     cmd.op === 'read'
-      ? ok('+COPS: 0,0,"Simulated Network",7')
+      ? ok(registered(ctx.state.radio) ? `+COPS: 0,0,"${ctx.state.radio.operator}",7` : '+COPS: 0')
       : cmd.op === 'test'
-        ? ok('+COPS: (2,"Simulated Network","SimNet","00101",7),,(0-4),(0-2)')
+        ? ok(`+COPS: (2,"${ctx.state.radio.operator}","SimNet","00101",7),,(0-4),(0-2)`)
         : ok(),
   '+CSCS': (cmd, ctx) => {
     if (cmd.op === 'read') return ok(`+CSCS: "${ctx.state.charset}"`);

@@ -3,7 +3,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import type { Scheduler } from '../scheduler.js';
-import type { SimBehaviour, SimIdentity, SimState } from './sim-behaviours.js';
+import type { SimBehaviour, SimIdentity, SimRadio, SimState } from './sim-behaviours.js';
 import type { SimStoredPdu } from './sim-storage.js';
 
 /** Fault switches; change them at any time with setFaults(). */
@@ -41,6 +41,8 @@ export interface SimulatedModemOptions {
   echo?: boolean;
   /** Replace or add command behaviours, by upper-case name ('+CGMI', 'I', ...). */
   behaviours?: Record<string, SimBehaviour>;
+  /** The radio and SIM at start (default: home network, CSQ 21, SIM ready). */
+  radio?: Partial<SimRadio>;
   /** Initial fault switches. */
   faults?: Partial<SimFaults>;
 }
@@ -94,6 +96,12 @@ export interface SimulatedModem extends EventEmitter<SimulatedModemEvents> {
   readonly faults: Readonly<SimFaults>;
   /** Changes fault switches. */
   setFaults(faults: Partial<SimFaults>): void;
+  /**
+   * Changes the radio and SIM the status commands report: no signal `{ csq: 99, registration: 2 }`,
+   * SIM removed `{ sim: 'absent' }`, roaming `{ registration: 5 }` (sends then fail as a real
+   * modem's do: +CMS ERROR 310 without a SIM, 331 without a network).
+   */
+  setRadio(radio: Partial<SimRadio>): void;
   /** Writes one binary garbage line now. */
   emitGarbage(): void;
   /** Writes an unsolicited line now (e.g. "^RSSI: 12", "RING"). */

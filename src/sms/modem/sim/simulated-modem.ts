@@ -11,10 +11,12 @@ import {
   cmeErrorReply,
   DEFAULT_BEHAVIOURS,
   DEFAULT_IDENTITY,
+  DEFAULT_RADIO,
   errorReply,
   type SimBehaviour,
   type SimContext,
   type SimIdentity,
+  type SimRadio,
   type SimReply,
   type SimState,
 } from './sim-behaviours.js';
@@ -81,6 +83,7 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
       smsc: options.smsc ?? '+15550000000',
       charset: 'GSM',
       simBusyLeft: options.simBusyQueries ?? 0,
+      radio: { ...DEFAULT_RADIO, ...options.radio },
     };
     this.replies = new SimReplyWriter(
       this.clock,
@@ -99,6 +102,10 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
 
   get heldAtNetwork(): number {
     return this.network.length;
+  }
+
+  setRadio(radio: Partial<SimRadio>): void {
+    this.state.radio = { ...this.state.radio, ...radio };
   }
 
   setFaults(faults: Partial<SimFaults>): void {
@@ -293,6 +300,9 @@ class Simulator extends EventEmitter<SimulatedModemEvents> implements SimulatedM
       throw err;
     }
     if (decoded.kind !== 'submit') return cms(304);
+    // 310: SIM not inserted; 331: no network service.
+    if (this.state.radio.sim === 'absent') return cms(310);
+    if (this.state.radio.registration !== 1 && this.state.radio.registration !== 5) return cms(331);
     if (this.currentFaults.sendError !== undefined) return cms(this.currentFaults.sendError);
     if (this.currentFaults.storageFull) return cms(322);
     this.messageRef = (this.messageRef + 1) % 256;
