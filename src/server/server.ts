@@ -31,15 +31,18 @@ async function startServices(
   sms: SmsService,
   log: SmsLog,
   ingest: LiveSources,
+  started: Service[],
 ): Promise<Service[]> {
   const { store, clock, timeZone } = deps;
   const push = startCdrPushJob({ store, clock, timeZone, logger: log, databaseUrl: config.db });
+  const services: Service[] = [{ name: 'cdr-push', stop: push.stop }];
+  started.push(services[0] as Service);
   await ingest.start(log);
-  return [
-    { name: 'cdr-push', stop: push.stop },
-    await sms.start(log),
-    { name: 'cdr-ingest', stop: () => ingest.stop() },
-  ];
+  const ingestService = { name: 'cdr-ingest', stop: () => ingest.stop() };
+  started.push(ingestService);
+  const smsService = await sms.start(log);
+  started.push(smsService);
+  return [...services, smsService, ingestService];
 }
 
 /** A running server. */
@@ -86,6 +89,8 @@ export async function startServer(
   clock: Clock = systemClock,
 ): Promise<RunningServer> {
   const store = await openStore({ db: config.db, dataDir: config.dataDir });
+  // Whatever has started, newest last, so a failure later in start-up can stop it.
+  const started: Service[] = [];
   try {
     const admin = await ensureAdmin(store, config.adminPassword, clock.now());
     if (admin.generatedPassword) {
@@ -126,7 +131,8 @@ export async function startServer(
       geo,
     });
     await geo.start(app.log);
-    const services = await startServices(config, deps, sms, app.log, ingest);
+    started.push({ name: 'app', stop: () => app.close() }, { name: 'geo', stop: () => geo.stop() });
+    const services = await startServices(config, deps, sms, app.log, ingest, started);
     await app.listen({ host: config.listen.host, port: config.listen.port });
     const address = app.server.address() as AddressInfo;
     const hostForUrl = (h: string) => (h.includes(':') ? `[${h}]` : h);
@@ -173,6 +179,9 @@ export async function startServer(
     };
     return { store, url, httpUrl, metricsUrl, reload: () => geo.reload('SIGHUP'), close };
   } catch (err) {
+    // A failure after the background parts started (a port taken, ...) stops them too: otherwise
+    // their timers would keep a process alive that serves nothing.
+    for (const s of started.reverse()) await s.stop().catch(() => undefined);
     await store.close();
     throw err;
   }

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -70,6 +71,19 @@ describe('branchgate serve', () => {
       body: JSON.stringify({ username: 'admin', password: 'from-the-env-1' }),
     });
     expect(res.status).toBe(200);
+  });
+
+  test('a port already taken stops serve with the reason (its started parts do not keep it alive)', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      await expect(
+        spawnServe(['--data-dir', tempDir(), '--listen', `127.0.0.1:${port}`], { timeoutMs: 20_000 }),
+      ).rejects.toThrow(/serve exited with 1 before listening:[\s\S]*EADDRINUSE/);
+    } finally {
+      blocker.close();
+    }
   });
 
   test('refuses a bad --listen with a clear message', async () => {
