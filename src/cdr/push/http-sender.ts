@@ -1,17 +1,15 @@
-// Sends push requests with a small HTTP/1.1 client of its own over node:net / node:tls sockets:
-// keep-alive connections reused per origin, one request per connection at a time, a per-request
-// timeout covering the whole exchange, and no redirect following. Any 2xx is an acknowledgement;
+// Sends push requests over undici (Node's own HTTP client, the engine under fetch): keep-alive
+// connections reused per origin, one request per connection at a time (no pipelining), a timeout
+// covering the whole exchange, and no redirect following. Any 2xx is an acknowledgement;
 // everything else, including 3xx, a timeout and a malformed answer, is a failure with a reason.
 //
-// Why not node:http: one record per request is bound by the client's cost per exchange, and
-// node:http's request/response machinery costs about three times what this does (bench/cdr-push.ts
-// keeps node:http as a baseline). The answer parser (answer-parser.ts) reads only what
-// delivery needs: the status, the framing (Content-Length, chunked, or until close), Connection,
-// Location and the start of the body.
-import net from 'node:net';
+// Until issue 15 this was a hand-written HTTP/1.1 client; undici was measured beside it in the
+// same run (docs/benchmarks.md, "Our HTTP client against undici") within 10% in wall time per
+// exchange, so by the project's rule for hand-written pieces a library covers, undici took over.
 import { performance } from 'node:perf_hooks';
+import { StringDecoder } from 'node:string_decoder';
 import tls from 'node:tls';
-import { AnswerParser, type ParsedAnswer, TOKEN } from './answer-parser.js';
+import { Agent } from 'undici';
 import type { PushRequest } from './request-body.js';
 
 /** The outcome of one request. */
@@ -41,166 +39,71 @@ export interface HttpSenderOptions {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** Characters of the answer body kept in HttpAnswer.body. */
 const ANSWER_BODY_KEPT = 500;
+// Answer bodies are read to their end so the connection can be reused, up to this much; a longer
+// one is cut and its connection closed.
+const ANSWER_BODY_READ_MAX = 1024 * 1024;
 // An idle connection is closed after this long, before a server's own keep-alive timeout
 // (Node's default is 5 s) is likely to close it under a request.
 const IDLE_MS = 4_000;
-const MAX_IDLE_PER_ORIGIN = 4;
+// One kept-alive connection per origin, requests queued on it: the job sends one at a time, and
+// undici would open a second connection for a request dispatched in the moment between an answer's
+// end and its connection's return to the pool.
+const MAX_CONNECTIONS_PER_ORIGIN = 1;
 
-// Header field values may not hold CR, LF or NUL (names: answer-parser's TOKEN).
+// RFC 9110 token (header names) and field values without CR, LF or NUL.
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-// Framing headers the sender writes itself.
+// Framing headers undici writes itself.
 const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+// undici's codes for a connection that closed under a request before any answer: on a kept-alive
+// connection that the server closed while idle, the request never reached it.
+const STALE = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 interface Target {
   origin: string;
-  secure: boolean;
-  /** Host to connect to (IPv6 without brackets). */
-  host: string;
-  port: number;
-  /** The Host header (URL host, with the port when not the default). */
-  hostHeader: string;
   path: string;
-}
-
-interface AttemptResult {
-  result: Omit<HttpAnswer, 'latencyMs'>;
-  /** The request failed on a reused connection before any answer: safe to try once more. */
-  retryable: boolean;
-}
-
-/** One socket and the exchange running on it, if any. */
-class Connection {
-  exchange: Exchange | null = null;
-  dead = false;
-
-  constructor(
-    readonly socket: net.Socket,
-    readonly origin: string,
-    private readonly forget: (c: Connection) => void,
-  ) {
-    socket.setNoDelay(true);
-    socket.on('data', (d: Buffer) => {
-      if (this.exchange) this.exchange.onData(d);
-      else this.destroy(); // unsolicited bytes on an idle connection
-    });
-    socket.on('end', () => {
-      this.dead = true;
-      this.exchange?.onEnd();
-    });
-    socket.on('error', (err: NodeJS.ErrnoException) => {
-      this.dead = true;
-      this.exchange?.onError(err);
-    });
-    socket.on('close', () => {
-      this.dead = true;
-      this.exchange?.onClose();
-      this.forget(this);
-    });
-    socket.on('timeout', () => {
-      if (!this.exchange) this.destroy();
-    });
-  }
-
-  destroy(): void {
-    this.dead = true;
-    this.socket.destroy();
-  }
-}
-
-/** One request/answer on a connection. */
-class Exchange {
-  private readonly parser = new AnswerParser(ANSWER_BODY_KEPT);
-  private received = 0;
-  private settled = false;
-
-  constructor(
-    private readonly conn: Connection,
-    private readonly reused: boolean,
-    private readonly done: (r: AttemptResult, answer: ParsedAnswer | null) => void,
-  ) {}
-
-  onData(d: Buffer): void {
-    if (this.settled) return;
-    this.received += d.length;
-    const step = this.parser.push(d);
-    if (step.error) this.fail(step.error);
-    else if (step.answer) this.answered(step.answer);
-  }
-
-  onEnd(): void {
-    if (this.settled) return;
-    const step = this.parser.end();
-    if (step.answer) this.answered(step.answer);
-    else this.closed('');
-  }
-
-  onError(err: NodeJS.ErrnoException): void {
-    if (this.settled) return;
-    this.closed(err.code ? `${err.code}: ${err.message}` : err.message, err.code);
-  }
-
-  onClose(): void {
-    if (!this.settled) this.closed('');
-  }
-
-  /** The answer never came whole: no bytes at all, or cut off part way. */
-  private closed(reason: string, code?: string): void {
-    if (this.received === 0) {
-      const stale = this.reused && (code === undefined || code === 'ECONNRESET' || code === 'EPIPE');
-      this.settle({ result: fail(reason || 'connection closed before any answer'), retryable: stale }, null);
-      return;
-    }
-    const status = this.parser.status;
-    this.settle(
-      {
-        result: {
-          ok: false,
-          status,
-          error: `answer cut off: ${reason || `connection closed after ${this.received} bytes`}`,
-          body: '',
-        },
-        retryable: false,
-      },
-      null,
-    );
-  }
-
-  fail(error: string): void {
-    if (this.settled) return;
-    this.conn.destroy();
-    this.settle({ result: fail(error), retryable: false }, null);
-  }
-
-  private answered(a: ParsedAnswer): void {
-    const { status } = a;
-    let result: Omit<HttpAnswer, 'latencyMs'>;
-    if (status >= 200 && status < 300) result = { ok: true, status, error: '', body: a.body };
-    else if (status >= 300 && status < 400) {
-      const to = a.location ?? '(no Location)';
-      result = { ok: false, status, error: `HTTP ${status} redirect to ${to} not followed`, body: a.body };
-    } else result = { ok: false, status, error: `HTTP ${status}`, body: a.body };
-    this.settle({ result, retryable: false }, a);
-  }
-
-  private settle(r: AttemptResult, answer: ParsedAnswer | null): void {
-    this.settled = true;
-    this.done(r, answer);
-  }
 }
 
 const fail = (error: string): Omit<HttpAnswer, 'latencyMs'> => ({ ok: false, status: null, error, body: '' });
 
+/** The reason text of an undici or socket error, with its code first (`ECONNREFUSED: connect ...`). */
+function reasonOf(err: unknown): { text: string; code: string | undefined } {
+  const e = err as {
+    name?: string;
+    code?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
+  const code = e.code ?? e.cause?.code;
+  const message = e.message ?? String(err);
+  if (code?.startsWith('HPE_') || e.name === 'HTTPParserError' || message === 'bad response')
+    return { text: `malformed answer: ${message}`, code };
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return { text: `answer headers too large: ${message}`, code };
+  return { text: code && !message.startsWith(code) ? `${code}: ${message}` : message, code };
+}
+
 /** A reusable sender with its own keep-alive connections; close() drops them. */
 export class HttpSender {
   private readonly timeoutMs: number;
-  private readonly ca: (string | Buffer)[] | undefined;
-  private readonly idle = new Map<string, Connection[]>();
-  private readonly open = new Set<Connection>();
+  private readonly agent: Agent;
   private closed = false;
+  // Origins whose last exchange left a kept-alive connection: only a request that may have gone
+  // out on such a connection is retried after it closed under it (never one on a fresh connection).
+  private readonly warm = new Set<string>();
 
   constructor(options: HttpSenderOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.ca = options.ca === undefined ? undefined : [...tls.rootCertificates, options.ca];
+    const ca = options.ca === undefined ? undefined : [...tls.rootCertificates, options.ca];
+    this.agent = new Agent({
+      pipelining: 1,
+      connections: MAX_CONNECTIONS_PER_ORIGIN,
+      keepAliveTimeout: IDLE_MS,
+      keepAliveMaxTimeout: IDLE_MS,
+      // The whole exchange is bounded by our own timeout below.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      connect: { ...(ca ? { ca } : {}), ALPNProtocols: ['http/1.1'] },
+    });
   }
 
   /** Sends one request; never throws. */
@@ -209,91 +112,63 @@ export class HttpSender {
     const latency = () => performance.now() - started;
     const target = this.target(req.url);
     if (!target) return { ...fail(`bad URL ${req.url}`), latencyMs: latency() };
-    const head = requestHead(req, target);
-    if (typeof head !== 'string') return { ...fail(head.error), latencyMs: latency() };
-    const body = Buffer.from(req.body, 'utf8');
-    const wire = Buffer.concat([
-      Buffer.from(`${head}Content-Length: ${body.length}\r\n\r\n`, 'latin1'),
-      body,
-    ]);
-    const deadline = started + this.timeoutMs;
-    let a = await this.attempt(target, wire, deadline, false);
-    // A keep-alive connection the server closed while idle fails before any answer: the request
-    // never reached the server, so it is tried once more on a fresh connection.
-    if (a.retryable) a = await this.attempt(target, wire, deadline, true);
-    return { ...a.result, latencyMs: latency() };
+    const headers = requestHeaders(req);
+    if ('error' in headers) return { ...fail(headers.error), latencyMs: latency() };
+    if (this.closed) return { ...fail('sender closed'), latencyMs: latency() };
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), this.timeoutMs);
+    try {
+      let result = await this.attempt(target, req, headers.list, abort.signal);
+      // A kept-alive connection the server closed while idle fails before any answer: the
+      // request never reached the server, so it is tried once more on a fresh connection.
+      if (result.stale && !abort.signal.aborted)
+        result = await this.attempt(target, req, headers.list, abort.signal);
+      return { ...result.answer, latencyMs: latency() };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
-  private attempt(target: Target, wire: Buffer, deadline: number, fresh: boolean): Promise<AttemptResult> {
-    if (this.closed) return Promise.resolve({ result: fail('sender closed'), retryable: false });
-    const pooled = fresh ? undefined : this.takeIdle(target.origin);
-    const conn = pooled ?? this.connect(target);
-    return new Promise<AttemptResult>((resolve) => {
-      const timer = setTimeout(
-        () => {
-          exchange.fail(`timed out after ${this.timeoutMs} ms`);
-        },
-        Math.max(0, deadline - performance.now()),
-      );
-      const exchange = new Exchange(conn, pooled !== undefined, (r, answer) => {
-        clearTimeout(timer);
-        conn.exchange = null;
-        if (answer?.keepAlive && !answer.extra && !conn.dead && !this.closed) this.putIdle(conn);
-        else conn.destroy();
-        resolve(r);
+  private async attempt(
+    target: Target,
+    req: PushRequest,
+    headers: string[],
+    signal: AbortSignal,
+  ): Promise<{ answer: Omit<HttpAnswer, 'latencyMs'>; stale: boolean }> {
+    let status: number | null = null;
+    try {
+      const res = await this.agent.request({
+        origin: target.origin,
+        path: target.path,
+        method: req.method,
+        headers,
+        body: req.body,
+        signal,
       });
-      conn.exchange = exchange;
-      conn.socket.ref();
-      conn.socket.setTimeout(0);
-      conn.socket.write(wire);
-    });
-  }
-
-  private connect(t: Target): Connection {
-    const socket = t.secure
-      ? tls.connect({
-          host: t.host,
-          port: t.port,
-          ...(net.isIP(t.host) === 0 ? { servername: t.host } : {}),
-          ALPNProtocols: ['http/1.1'],
-          ...(this.ca ? { ca: this.ca } : {}),
-        })
-      : net.connect({ host: t.host, port: t.port });
-    const conn = new Connection(socket, t.origin, (c) => this.forget(c));
-    this.open.add(conn);
-    return conn;
-  }
-
-  private takeIdle(origin: string): Connection | undefined {
-    const list = this.idle.get(origin);
-    while (list && list.length > 0) {
-      const c = list.pop() as Connection;
-      if (!c.dead) return c;
+      status = res.statusCode;
+      const body = await readStart(res.body);
+      if (/\bclose\b/i.test(String(res.headers.connection ?? ''))) this.warm.delete(target.origin);
+      else this.warm.add(target.origin);
+      if (status >= 200 && status < 300)
+        return { answer: { ok: true, status, error: '', body }, stale: false };
+      if (status >= 300 && status < 400) {
+        const location = res.headers.location;
+        const to = (Array.isArray(location) ? location[0] : location) ?? '(no Location)';
+        return {
+          answer: { ok: false, status, error: `HTTP ${status} redirect to ${to} not followed`, body },
+          stale: false,
+        };
+      }
+      return { answer: { ok: false, status, error: `HTTP ${status}`, body }, stale: false };
+    } catch (err) {
+      if (signal.aborted) return { answer: fail(`timed out after ${this.timeoutMs} ms`), stale: false };
+      if (this.closed) return { answer: fail('sender closed'), stale: false };
+      const { text, code } = reasonOf(err);
+      const wasWarm = this.warm.delete(target.origin);
+      if (status !== null)
+        return { answer: { ok: false, status, error: `answer cut off: ${text}`, body: '' }, stale: false };
+      return { answer: fail(text), stale: wasWarm && code !== undefined && STALE.has(code) };
     }
-    return undefined;
-  }
-
-  private putIdle(conn: Connection): void {
-    let list = this.idle.get(conn.origin);
-    if (!list) {
-      list = [];
-      this.idle.set(conn.origin, list);
-    }
-    if (list.length >= MAX_IDLE_PER_ORIGIN) {
-      conn.destroy();
-      return;
-    }
-    list.push(conn);
-    // Idle connections neither keep the process alive nor stay open long.
-    conn.socket.setTimeout(IDLE_MS);
-    conn.socket.unref();
-  }
-
-  private forget(conn: Connection): void {
-    this.open.delete(conn);
-    const list = this.idle.get(conn.origin);
-    const i = list ? list.indexOf(conn) : -1;
-    if (list && i >= 0) list.splice(i, 1);
   }
 
   // Every request of a run goes to the same URL: parse it once.
@@ -308,17 +183,7 @@ export class HttpSender {
       return null;
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-    const secure = u.protocol === 'https:';
-    const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
-    const port = u.port === '' ? (secure ? 443 : 80) : Number(u.port);
-    const target: Target = {
-      origin: `${u.protocol}//${u.host}`,
-      secure,
-      host,
-      port,
-      hostHeader: u.host,
-      path: `${u.pathname || '/'}${u.search}`,
-    };
+    const target: Target = { origin: u.origin, path: `${u.pathname || '/'}${u.search}` };
     this.parsed = { text, target };
     return target;
   }
@@ -326,21 +191,38 @@ export class HttpSender {
   /** Closes every connection, idle or in use; later sends fail. */
   close(): void {
     this.closed = true;
-    for (const c of [...this.open]) c.destroy();
-    this.idle.clear();
+    this.agent.destroy().catch(() => {
+      // already destroyed
+    });
   }
 }
 
-/** The request line and headers (without Content-Length and the blank line), or what is wrong. */
-function requestHead(req: PushRequest, t: Target): string | { error: string } {
-  let head = `${req.method} ${t.path} HTTP/1.1\r\nHost: ${t.hostHeader}\r\n`;
+/** Reads the answer body to its end (bounded) and keeps its first characters, decoded whole. */
+async function readStart(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const decoder = new StringDecoder('utf8');
+  let kept = '';
+  let read = 0;
+  for await (const chunk of body) {
+    read += chunk.length;
+    if (kept.length < ANSWER_BODY_KEPT) kept += decoder.write(chunk);
+    if (read > ANSWER_BODY_READ_MAX) {
+      body.destroy();
+      break;
+    }
+  }
+  if (kept.length < ANSWER_BODY_KEPT) kept += decoder.end();
+  return kept.slice(0, ANSWER_BODY_KEPT);
+}
+
+/** The request headers as undici takes them (flat name/value list), or what is wrong. */
+function requestHeaders(req: PushRequest): { list: string[] } | { error: string } {
+  const list: string[] = [];
   for (const [name, value] of Object.entries(req.headers)) {
     if (!TOKEN.test(name)) return { error: `invalid request header name ${JSON.stringify(name)}` };
-    if (!FIELD_VALUE.test(value)) {
+    if (!FIELD_VALUE.test(value))
       return { error: `request header ${name} holds a line break or control character` };
-    }
     if (OWN_HEADERS.has(name.toLowerCase())) continue;
-    head += `${name}: ${value}\r\n`;
+    list.push(name, value);
   }
-  return head;
+  return { list };
 }

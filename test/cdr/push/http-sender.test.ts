@@ -260,9 +260,17 @@ describe('HttpSender', () => {
     expect(peer.connections()).toBe(2);
   });
 
-  test('interim 100 and 103 answers before the final 200 are skipped', async () => {
+  test('an unsolicited 100 Continue is a failure (undici refuses it; the request never asked for one)', async () => {
     const peer = await rawServer((_req, socket) => {
-      socket.write('HTTP/1.1 100 Continue\r\n\r\n');
+      socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    });
+    const a = await sender().send(request(peer.url));
+    expect(a).toMatchObject({ ok: false, status: null });
+    expect(a.error).toMatch(/malformed answer/);
+  });
+
+  test('an interim 103 answer before the final 200 is skipped', async () => {
+    const peer = await rawServer((_req, socket) => {
       socket.write('HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n');
       setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\ndone'), 10);
     });
