@@ -1,11 +1,11 @@
-// One HTTP(S) exchange for the SDK over node:https / node:http: TLS trust (extra CA certificates,
+// One HTTP(S) exchange for the SDK over undici (as the push job sends): TLS trust (extra CA certificates,
 // or an explicit insecure switch), a timeout over the whole exchange, a bounded answer, and
 // failures turned into ClientError with the request named (secrets redacted).
 //
 //   caller -> exchange(method, url, headers, body) -> { status, headers, text } | ClientError
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import { rootCertificates } from 'node:tls';
+import { Agent, type Dispatcher } from 'undici';
 import { ClientError } from './client-error.js';
 
 /** How the SDK connects; shared by every client. */
@@ -87,15 +87,13 @@ const TLS_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-/** The transport of one client: a keep-alive agent for its scheme, and the options. */
+/** The transport of one client: an undici Agent with keep-alive connections, and the options. */
 export class HttpExchange {
   readonly #options: ConnectionOptions;
-  readonly #agent: HttpAgent;
-  readonly #https: boolean;
+  readonly #agent: Agent;
 
-  constructor(base: URL, options: ConnectionOptions = {}) {
+  constructor(_base: URL, options: ConnectionOptions = {}) {
     this.#options = options;
-    this.#https = base.protocol === 'https:';
     const extra = options.ca;
     const ca: Array<string | Buffer> | undefined =
       extra === undefined
@@ -103,18 +101,20 @@ export class HttpExchange {
         : typeof extra === 'string' || Buffer.isBuffer(extra)
           ? [extra]
           : [...extra];
-    this.#agent = this.#https
-      ? new HttpsAgent({
-          keepAlive: true,
-          rejectUnauthorized: options.insecure !== true,
-          // Passing `ca` replaces Node's roots; keep them so public CAs still work next to a private one.
-          ...(ca === undefined ? {} : { ca: [...rootCertificates, ...ca] }),
-        })
-      : new HttpAgent({ keepAlive: true });
+    this.#agent = new Agent({
+      // The whole exchange is bounded by the SDK's own timeout.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      connect: {
+        rejectUnauthorized: options.insecure !== true,
+        // Passing `ca` replaces Node's roots; keep them so public CAs still work next to a private one.
+        ...(ca === undefined ? {} : { ca: [...rootCertificates, ...ca] }),
+      },
+    });
   }
 
   /** Sends one request and reads the whole answer; rejects with ClientError. */
-  send(method: string, url: URL, headers: Record<string, string>, body?: string): Promise<HttpAnswer> {
+  async send(method: string, url: URL, headers: Record<string, string>, body?: string): Promise<HttpAnswer> {
     const what = describeRequest(method, url);
     const timeoutMs = this.#options.timeoutMs ?? 30_000;
     const maxBytes = this.#options.maxAnswerBytes ?? 64 * 1024 * 1024;
@@ -123,67 +123,58 @@ export class HttpExchange {
       accept: 'application/json',
       ...headers,
     };
-    if (body !== undefined) allHeaders['content-length'] = String(Buffer.byteLength(body));
-    return new Promise<HttpAnswer>((resolve, reject) => {
-      let settled = false;
-      const fail = (err: ClientError) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        req.destroy();
-        reject(err);
-      };
-      const req = (this.#https ? httpsRequest : httpRequest)(url, {
-        method,
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    let status: number | null = null;
+    try {
+      const res = await this.#agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: method as Dispatcher.HttpMethod,
         headers: allHeaders,
-        agent: this.#agent,
+        body: body ?? null,
+        signal: abort.signal,
       });
-      const timer = setTimeout(
-        () =>
-          fail(new ClientError('timeout', `no complete answer within ${timeoutMs} ms`, { request: what })),
-        timeoutMs,
-      );
-      req.on('error', (err: NodeJS.ErrnoException) => fail(transportError(err, what)));
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > maxBytes) {
-            fail(
-              new ClientError('bad_response', `answer larger than ${maxBytes} bytes`, {
-                request: what,
-                status: res.statusCode ?? null,
-              }),
-            );
-            return;
-          }
-          chunks.push(c);
-        });
-        res.on('error', (err: NodeJS.ErrnoException) => fail(transportError(err, what)));
-        res.on('end', () => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            text: Buffer.concat(chunks).toString('utf8'),
+      status = res.statusCode;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > maxBytes) {
+          res.body.destroy();
+          throw new ClientError('bad_response', `answer larger than ${maxBytes} bytes`, {
+            request: what,
+            status,
           });
-        });
-      });
-      req.end(body);
-    });
+        }
+        chunks.push(chunk);
+      }
+      return {
+        status,
+        headers: res.headers as IncomingHttpHeaders,
+        text: Buffer.concat(chunks).toString('utf8'),
+      };
+    } catch (err) {
+      if (err instanceof ClientError) throw err;
+      if (abort.signal.aborted)
+        throw new ClientError('timeout', `no complete answer within ${timeoutMs} ms`, { request: what });
+      throw transportError(err as NodeJS.ErrnoException, what);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Closes idle kept-alive connections. */
   close(): void {
-    this.#agent.destroy();
+    this.#agent.destroy().catch(() => {
+      // already closed
+    });
   }
 }
 
 function transportError(err: NodeJS.ErrnoException, what: string): ClientError {
-  const code = err.code ?? '';
+  // undici passes socket and TLS errors through, sometimes wrapped with the original as cause.
+  const code = err.code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code ?? '';
   if (TLS_CODES.has(code)) {
     return new ClientError(
       'tls',

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import tls from 'node:tls';
-import { Agent } from 'undici';
+import { Client } from 'undici';
 import type { PushRequest } from './request-body.js';
 
 /** The outcome of one request. */
@@ -45,10 +45,6 @@ const ANSWER_BODY_READ_MAX = 1024 * 1024;
 // An idle connection is closed after this long, before a server's own keep-alive timeout
 // (Node's default is 5 s) is likely to close it under a request.
 const IDLE_MS = 4_000;
-// One kept-alive connection per origin, requests queued on it: the job sends one at a time, and
-// undici would open a second connection for a request dispatched in the moment between an answer's
-// end and its connection's return to the pool.
-const MAX_CONNECTIONS_PER_ORIGIN = 1;
 
 // RFC 9110 token (header names) and field values without CR, LF or NUL.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -85,7 +81,8 @@ function reasonOf(err: unknown): { text: string; code: string | undefined } {
 /** A reusable sender with its own keep-alive connections; close() drops them. */
 export class HttpSender {
   private readonly timeoutMs: number;
-  private readonly agent: Agent;
+  private readonly clients = new Map<string, Client>();
+  private readonly clientOptions: Client.Options;
   private closed = false;
   // Origins whose last exchange left a kept-alive connection: only a request that may have gone
   // out on such a connection is retried after it closed under it (never one on a fresh connection).
@@ -94,16 +91,25 @@ export class HttpSender {
   constructor(options: HttpSenderOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const ca = options.ca === undefined ? undefined : [...tls.rootCertificates, options.ca];
-    this.agent = new Agent({
+    this.clientOptions = {
       pipelining: 1,
-      connections: MAX_CONNECTIONS_PER_ORIGIN,
       keepAliveTimeout: IDLE_MS,
       keepAliveMaxTimeout: IDLE_MS,
       // The whole exchange is bounded by our own timeout below.
       headersTimeout: 0,
       bodyTimeout: 0,
       connect: { ...(ca ? { ca } : {}), ALPNProtocols: ['http/1.1'] },
-    });
+    };
+  }
+
+  // One undici Client (one connection) per receiver origin.
+  private client(origin: string): Client {
+    let c = this.clients.get(origin);
+    if (!c || c.destroyed || c.closed) {
+      c = new Client(origin, this.clientOptions);
+      this.clients.set(origin, c);
+    }
+    return c;
   }
 
   /** Sends one request; never throws. */
@@ -137,8 +143,7 @@ export class HttpSender {
   ): Promise<{ answer: Omit<HttpAnswer, 'latencyMs'>; stale: boolean }> {
     let status: number | null = null;
     try {
-      const res = await this.agent.request({
-        origin: target.origin,
+      const res = await this.client(target.origin).request({
         path: target.path,
         method: req.method,
         headers,
@@ -191,9 +196,11 @@ export class HttpSender {
   /** Closes every connection, idle or in use; later sends fail. */
   close(): void {
     this.closed = true;
-    this.agent.destroy().catch(() => {
-      // already destroyed
-    });
+    for (const c of this.clients.values())
+      c.destroy().catch(() => {
+        // already destroyed
+      });
+    this.clients.clear();
   }
 }
 
