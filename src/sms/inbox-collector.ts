@@ -103,6 +103,11 @@ export class InboxCollector {
           const outcome = await storeTakenPdu(store, slot, scheduler.now(), partTimeoutMs);
           if (slot.decodeError)
             log.warn({ slot: slot.index, error: slot.decodeError.message }, 'sms: undecodable PDU kept');
+          else if (slot.decoded && slot.decoded.warnings.length > 0)
+            log.warn(
+              { slot: slot.index, warnings: slot.decoded.warnings },
+              'sms: irregular PDU decoded leniently',
+            );
           await modem.deleteMessage(slot.index);
           if (outcome === 'duplicate') log.info({ slot: slot.index }, 'sms: slot already stored, deleted');
         }

@@ -29,6 +29,8 @@ export interface SmsMessage {
   incomplete?: true;
   /** TP-MR the modem gave the first part, once sent. */
   reference?: number;
+  /** On an 8-bit data message (encoding "8bit"): its bytes as hex (`message` holds the same hex). */
+  data_hex?: string;
 }
 
 /** A stored message row. */
@@ -50,5 +52,6 @@ export function toWireMessage(row: SmsMessageRow, dates: TimeFormatter): SmsMess
   if (row.error !== null && (row.status === 'failed' || row.type === 'received')) out.error = row.error;
   if (row.incomplete === 1) out.incomplete = true;
   if (row.reference !== null) out.reference = row.reference;
+  if (row.encoding === '8bit') out.data_hex = row.message;
   return out;
 }

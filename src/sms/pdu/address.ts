@@ -56,8 +56,13 @@ function make(toa: number, digits: string): SmsAddress {
   return { number: type === 'international' ? `+${digits}` : digits, type };
 }
 
-/** Reads TP-OA / TP-DA / TP-RA: length in useful semi-octets, type of address, value. */
-export function readAddress(r: PduReader, field: string): SmsAddress {
+/**
+ * Reads TP-OA / TP-DA / TP-RA: length in useful semi-octets, type of address, value. An
+ * alphanumeric address is read as gammu reads it: every septet its octets hold, less trailing
+ * all-zero septets (fill bits, not an "@"), whatever the length says; a disagreement with the
+ * length's own count goes to `warnings`.
+ */
+export function readAddress(r: PduReader, field: string, warnings?: string[]): SmsAddress {
   const lengthOffset = r.pos;
   const nibbles = r.u8(`${field} length`);
   const toa = r.u8(`${field} type`);
@@ -67,8 +72,16 @@ export function readAddress(r: PduReader, field: string): SmsAddress {
   }
   const start = r.skip(octets, field);
   if (typeOf(toa) === 'alphanumeric') {
-    const text = septetsToText(unpackSeptets(r.bytes, start, 0, Math.floor((nibbles * 4) / 7)));
-    return { number: text, type: 'alphanumeric' };
+    const septets = unpackSeptets(r.bytes, start, 0, Math.floor((octets * 8) / 7));
+    let n = septets.length;
+    while (n > 0 && septets[n - 1] === 0) n--;
+    const byLength = Math.floor((nibbles * 4) / 7);
+    if (n !== byLength) {
+      warnings?.push(
+        `${field} at byte ${lengthOffset}: alphanumeric length ${nibbles} semi-octets means ${byLength} characters; decoded the ${n} its octets hold`,
+      );
+    }
+    return { number: septetsToText(septets.slice(0, n)), type: 'alphanumeric' };
   }
   return make(toa, readDigits(r, start, nibbles, field));
 }

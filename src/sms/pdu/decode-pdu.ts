@@ -16,7 +16,7 @@ import type {
   DeliveryStatusCategory,
   SmsAddress,
 } from './types.js';
-import { readUserData } from './user-data.js';
+import { readUserData, type UserData } from './user-data.js';
 import { readValidityPeriod } from './validity-period.js';
 
 function readPidDcs(r: PduReader) {
@@ -27,9 +27,11 @@ function readPidDcs(r: PduReader) {
 }
 
 function deliver(r: PduReader, smsc: SmsAddress | undefined, fo: number): DecodedDeliver {
-  const sender = readAddress(r, 'TP-OA');
+  const warnings: string[] = [];
+  const sender = readAddress(r, 'TP-OA', warnings);
   const coding = readPidDcs(r);
   const serviceCentreTime = readTimestamp(r, 'TP-SCTS');
+  const ud = readUserData(r, (fo & 0x40) !== 0, coding.encoding);
   return {
     kind: 'deliver',
     smsc,
@@ -39,13 +41,15 @@ function deliver(r: PduReader, smsc: SmsAddress | undefined, fo: number): Decode
     statusReportIndication: (fo & 0x20) !== 0,
     replyPath: (fo & 0x80) !== 0,
     ...coding,
-    ...readUserData(r, (fo & 0x40) !== 0, coding.encoding),
+    ...ud,
+    warnings: [...warnings, ...ud.warnings],
   };
 }
 
 function submit(r: PduReader, smsc: SmsAddress | undefined, fo: number): DecodedSubmit {
   const messageReference = r.u8('TP-MR');
-  const destination = readAddress(r, 'TP-DA');
+  const warnings: string[] = [];
+  const destination = readAddress(r, 'TP-DA', warnings);
   const coding = readPidDcs(r);
   const vpf = ((fo >> 3) & 0x03) as 0 | 1 | 2 | 3;
   const validityPeriod = vpf === 0 ? undefined : readValidityPeriod(r, vpf);
@@ -59,8 +63,13 @@ function submit(r: PduReader, smsc: SmsAddress | undefined, fo: number): Decoded
     rejectDuplicates: (fo & 0x04) !== 0,
     replyPath: (fo & 0x80) !== 0,
     ...coding,
-    ...readUserData(r, (fo & 0x40) !== 0, coding.encoding),
+    ...withWarnings(readUserData(r, (fo & 0x40) !== 0, coding.encoding), warnings),
   };
+}
+
+/** The user data with the warnings found before it first. */
+function withWarnings(ud: UserData, before: string[]): UserData {
+  return { ...ud, warnings: [...before, ...ud.warnings] };
 }
 
 /** Coarse meaning of TP-ST (23.040 9.2.3.15); reserved values count as failures. */
@@ -72,7 +81,8 @@ export function statusCategory(status: number): DeliveryStatusCategory {
 
 function statusReport(r: PduReader, smsc: SmsAddress | undefined, fo: number): DecodedStatusReport {
   const messageReference = r.u8('TP-MR');
-  const recipient = readAddress(r, 'TP-RA');
+  const warnings: string[] = [];
+  const recipient = readAddress(r, 'TP-RA', warnings);
   const serviceCentreTime = readTimestamp(r, 'TP-SCTS');
   const dischargeTime = readTimestamp(r, 'TP-DT');
   const status = r.u8('TP-ST');
@@ -92,8 +102,8 @@ function statusReport(r: PduReader, smsc: SmsAddress | undefined, fo: number): D
   }
   const ud =
     pi & 0x04
-      ? readUserData(r, (fo & 0x40) !== 0, coding.encoding)
-      : { text: '', data: undefined, udh: [], concat: undefined };
+      ? withWarnings(readUserData(r, (fo & 0x40) !== 0, coding.encoding), warnings)
+      : { text: '', data: undefined, udh: [], concat: undefined, warnings };
   return {
     kind: 'status-report',
     smsc,

@@ -26,6 +26,7 @@ export function decodedPduJson(p: DecodedPdu): Record<string, unknown> {
     data: p.data === undefined ? null : hex(p.data),
     udh: p.udh.map((ie) => ({ iei: ie.iei, data: hex(ie.data) })),
     concat: p.concat ?? null,
+    warnings: p.warnings,
   };
   if (p.kind === 'deliver')
     return {

@@ -58,6 +58,12 @@ export interface DecodedUserData {
   /** Every information element of the user data header, in order ([] without TP-UDHI). */
   udh: InformationElement[];
   concat: ConcatInfo | undefined;
+  /**
+   * What was irregular but decoded anyway, as gammu decodes it (a TP-UDL announcing more than
+   * follows, octets after the user data, an alphanumeric address length that disagrees with its
+   * octets); [] for a regular PDU.
+   */
+  warnings: string[];
 }
 
 /** An SMS-DELIVER (network to phone): what +CMGL/+CMGR print for received messages. */

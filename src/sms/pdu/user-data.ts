@@ -16,6 +16,7 @@ export interface UserData {
   data: Uint8Array | undefined;
   udh: InformationElement[];
   concat: ConcatInfo | undefined;
+  warnings: string[];
 }
 
 function concatOf(ie: InformationElement, offset: number): ConcatInfo | undefined {
@@ -65,31 +66,41 @@ function ucs2ToText(bytes: Uint8Array, start: number, end: number): string {
   return out;
 }
 
-/** Reads TP-UDL and TP-UD, which must end the PDU exactly. */
+/**
+ * Reads TP-UDL and TP-UD. Like gammu, it decodes what is there where real networks and phones
+ * are sloppy, with a warning for each irregularity: a TP-UDL announcing more than follows takes
+ * the octets present (whole septets or UCS-2 units), and octets after the user data are ignored.
+ */
 export function readUserData(r: PduReader, udhi: boolean, encoding: PduEncoding): UserData {
   const udlOffset = r.pos;
-  const udl = r.u8('TP-UDL');
+  let udl = r.u8('TP-UDL');
+  const warnings: string[] = [];
   const gsm7 = encoding === 'gsm7';
   const max = gsm7 ? MAX_SEPTETS : MAX_OCTETS;
-  const octets = gsm7 ? packedLength(udl, 0) : udl;
-  if (udl > max || octets > r.remaining) {
+  let octets = gsm7 ? packedLength(udl, 0) : udl;
+  if (udl > max) {
     throw new PduError(
       'udl_overflow',
       'TP-UDL',
       udlOffset,
-      `${gsm7 ? `${udl} septets (${octets} octets)` : `${udl} octets`} announced, ${r.remaining} octets present` +
-        (udl > max ? `; at most ${max} allowed` : ''),
+      `${gsm7 ? `${udl} septets (${octets} octets)` : `${udl} octets`} announced, ${r.remaining} octets present; at most ${max} allowed`,
     );
   }
+  if (octets > r.remaining) {
+    const present = r.remaining;
+    warnings.push(
+      `TP-UDL at byte ${udlOffset}: ${gsm7 ? `${udl} septets (${octets} octets)` : `${udl} octets`} announced, ${present} octets present; decoded what is there`,
+    );
+    udl = gsm7 ? Math.floor((present * 8) / 7) : encoding === 'ucs2' ? present - (present % 2) : present;
+    octets = gsm7 ? packedLength(udl, 0) : udl;
+  }
   if (octets < r.remaining) {
-    throw new PduError(
-      'bad_length',
-      'TP-UD',
-      r.pos + octets,
-      `${r.remaining - octets} octets after the user data`,
+    warnings.push(
+      `TP-UD at byte ${r.pos + octets}: ${r.remaining - octets} octets after the user data ignored`,
     );
   }
   const start = r.skip(octets, 'TP-UD');
+  r.skip(r.remaining, 'TP-UD');
   const bytes = r.bytes;
   let header: Pick<UserData, 'udh' | 'concat'> = { udh: [], concat: undefined };
   let headerOctets = 0;
@@ -120,11 +131,11 @@ export function readUserData(r: PduReader, udhi: boolean, encoding: PduEncoding)
     }
     const fill = headerSeptets * 7 - headerOctets * 8;
     const septets = unpackSeptets(bytes, start + headerOctets, fill, udl - headerSeptets);
-    return { text: septetsToText(septets), data: undefined, ...header };
+    return { text: septetsToText(septets), data: undefined, ...header, warnings };
   }
   const payloadStart = start + headerOctets;
   const end = start + octets;
-  if (encoding === '8bit') return { text: '', data: bytes.slice(payloadStart, end), ...header };
+  if (encoding === '8bit') return { text: '', data: bytes.slice(payloadStart, end), ...header, warnings };
   if ((end - payloadStart) % 2 !== 0) {
     throw new PduError(
       'bad_length',
@@ -133,7 +144,7 @@ export function readUserData(r: PduReader, udhi: boolean, encoding: PduEncoding)
       `UCS-2 text of ${end - payloadStart} octets is odd`,
     );
   }
-  return { text: ucs2ToText(bytes, payloadStart, end), data: undefined, ...header };
+  return { text: ucs2ToText(bytes, payloadStart, end), data: undefined, ...header, warnings };
 }
 
 /** Builds the user data header for a concatenated part, or [] for a single part. */

@@ -177,8 +177,16 @@ describe('modem status through the SMS service and the API', () => {
     await eventually('recovered again', async () =>
       states().filter((x) => x === 'recovered').length === 2 ? true : undefined,
     );
-    expect(states()).toEqual(['registered', 'lost', 'recovered', 'sim_missing', 'recovered']);
-    expect(changes[1]).toMatchObject({ previous: 'registered', reason: 'registration searching, no signal' });
+    // In this order (a loaded machine may add a lost/recovered pair of its own when a poll times out).
+    const expected = ['registered', 'lost', 'recovered', 'sim_missing', 'recovered'];
+    let k = 0;
+    for (const st of states()) if (st === expected[k]) k++;
+    expect(k, states().join(' ')).toBe(expected.length);
+    expect(changes[0]?.state).toBe('registered');
+    expect(changes.find((c) => c.reason === 'registration searching, no signal')).toMatchObject({
+      state: 'lost',
+      previous: 'registered',
+    });
 
     // The admin endpoint: refused without a session; with one, the same fields (refresh polls now).
     expect((await send(`${s.url}/api/modem/status`)).status).toBe(401);
