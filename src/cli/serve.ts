@@ -60,6 +60,12 @@ export function registerServe(program: Command): void {
     )
     .addOption(
       new Option(
+        '--sms-default-country-code <cc>',
+        'country calling code SMS to national numbers take, e.g. 49 (default: national numbers are refused)',
+      ).env('BRANCHGATE_SMS_DEFAULT_COUNTRY_CODE'),
+    )
+    .addOption(
+      new Option(
         '--geosite <file>',
         'a geosite.dat for POST /api/geo/lookup (reloaded when it changes or on SIGHUP)',
       ).env('BRANCHGATE_GEOSITE'),

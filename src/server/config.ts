@@ -6,6 +6,7 @@ import { type CsvSourceSpec, parseCsvSourceSpec } from '../cdr/ingest/live/csv-s
 import { parseSqlSourceSpec, type SqlSourceSpec } from '../cdr/ingest/live/sql-source-spec.js';
 import { parseRecordingUrlTemplate, type RecordingUrlBuilder } from '../cdr/ingest/recording-url.js';
 import { AppError } from '../shared/errors.js';
+import { checkCountryCode } from '../sms/request-fields.js';
 
 /** A host and port to listen on. */
 export interface ListenAddress {
@@ -41,6 +42,8 @@ export interface ServeConfig {
   /** --geosite / --geoip: the files POST /api/geo/lookup answers from (the console may set others). */
   geosite: string | undefined;
   geoip: string | undefined;
+  /** --sms-default-country-code: the country code national SMS destinations take. */
+  smsDefaultCountryCode: string | undefined;
   /** BRANCHGATE_GEO_WATCH_MS: how often the geo files are checked for changes (0: only SIGHUP and the console reload). */
   geoWatchMs: number;
 }
@@ -93,6 +96,7 @@ export interface ServeFlags {
   ingestSqlTable?: string;
   geosite?: string;
   geoip?: string;
+  smsDefaultCountryCode?: string;
 }
 
 // Two sources reading the same file or table would race for one position.
@@ -125,6 +129,9 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     geosite: flags.geosite ? resolve(flags.geosite) : undefined,
     geoip: flags.geoip ? resolve(flags.geoip) : undefined,
     geoWatchMs: watchInterval(env.BRANCHGATE_GEO_WATCH_MS),
+    smsDefaultCountryCode: flags.smsDefaultCountryCode
+      ? checkCountryCode(flags.smsDefaultCountryCode, '--sms-default-country-code')
+      : undefined,
     ingestSql: unique(
       (flags.ingestSql ?? []).map((v) => parseSqlSourceSpec(v, flags.ingestSqlTable ?? 'cdr')),
     ),

@@ -116,7 +116,9 @@ export async function startServer(
       ip: config.geoip,
       watchIntervalMs: config.geoWatchMs,
     });
-    const sms = createSmsService({ store, modem: config.modem, options: smsOptionsFromEnv(process.env) });
+    const smsOptions = smsOptionsFromEnv(process.env);
+    if (config.smsDefaultCountryCode) smsOptions.defaultCountryCode = config.smsDefaultCountryCode;
+    const sms = createSmsService({ store, modem: config.modem, options: smsOptions });
     const { app, deps, metrics } = await buildApp({
       store,
       clock,

@@ -44,6 +44,8 @@ export function deleteMessage(
 /** What an outgoing message is made of once validated. */
 export interface OutgoingMessage {
   to: string;
+  /** `to` as the user typed it, when it differs from what is sent. */
+  typed?: string | undefined;
   text: string;
   encoding: 'gsm7' | 'ucs2';
   parts: number;
@@ -72,6 +74,7 @@ export function insertOutgoing(
       attempts: 0,
       next_attempt_ms: nowMs,
       reference: null,
+      number_typed: message.typed ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

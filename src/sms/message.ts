@@ -29,6 +29,8 @@ export interface SmsMessage {
   incomplete?: true;
   /** TP-MR the modem gave the first part, once sent. */
   reference?: number;
+  /** On a sent message: the destination as typed, when send-one normalised it (`number` is what was sent). */
+  number_typed?: string;
   /** On an 8-bit data message (encoding "8bit"): its bytes as hex (`message` holds the same hex). */
   data_hex?: string;
 }
@@ -53,5 +55,7 @@ export function toWireMessage(row: SmsMessageRow, dates: TimeFormatter): SmsMess
   if (row.incomplete === 1) out.incomplete = true;
   if (row.reference !== null) out.reference = row.reference;
   if (row.encoding === '8bit') out.data_hex = row.message;
+  if (row.number_typed !== null && row.number_typed !== undefined && row.number_typed !== row.number)
+    out.number_typed = row.number_typed;
   return out;
 }

@@ -1,6 +1,7 @@
 // The SMS services' tunables, with defaults, read from BRANCHGATE_SMS_* environment variables by
 // `serve` (docs/sms.md lists them). Times in milliseconds.
 import { AppError } from '../shared/errors.js';
+import { checkCountryCode } from './request-fields.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './send-policy.js';
 
 /** Everything the SMS services can be tuned with. */
@@ -15,6 +16,8 @@ export interface SmsOptions {
   partTimeoutMs: number;
   /** How often the modem's health (signal, registration, SIM, storage) is polled (default 30000). */
   statusPollMs: number;
+  /** Country calling code national destinations take (`49`); none: national numbers are refused. */
+  defaultCountryCode?: string | undefined;
   retry: RetryPolicy;
 }
 
@@ -46,6 +49,9 @@ export function smsOptionsFromEnv(env: NodeJS.ProcessEnv): SmsOptions {
     pollMs: positive(env, 'BRANCHGATE_SMS_POLL_MS', d.pollMs),
     partTimeoutMs: positive(env, 'BRANCHGATE_SMS_PART_TIMEOUT_MS', d.partTimeoutMs),
     statusPollMs: positive(env, 'BRANCHGATE_SMS_STATUS_POLL_MS', d.statusPollMs),
+    defaultCountryCode: env.BRANCHGATE_SMS_DEFAULT_COUNTRY_CODE
+      ? checkCountryCode(env.BRANCHGATE_SMS_DEFAULT_COUNTRY_CODE, 'BRANCHGATE_SMS_DEFAULT_COUNTRY_CODE')
+      : undefined,
     retry: {
       baseDelayMs: positive(env, 'BRANCHGATE_SMS_RETRY_MS', d.retry.baseDelayMs),
       maxDelayMs: positive(env, 'BRANCHGATE_SMS_RETRY_MAX_MS', d.retry.maxDelayMs),

@@ -10,7 +10,14 @@ import type { SimRadio } from './modem/index.js';
 import { modemStatusJson } from './modem-status.js';
 import { gsm7Length } from './pdu/gsm7.js';
 import { splitText } from './pdu/split-text.js';
-import { bodyObject, parseId, parseSender, parseText, parseTo, parseType } from './request-fields.js';
+import {
+  bodyObject,
+  parseDestination,
+  parseId,
+  parseSender,
+  parseText,
+  parseType,
+} from './request-fields.js';
 import { createSmsAuth } from './sms-auth.js';
 import { SmsError } from './sms-error.js';
 import { installSmsErrorHandler, sendSmsData, sendSmsError } from './sms-reply.js';
@@ -62,13 +69,13 @@ export function smsRoutes(deps: AppDeps, sms: SmsGateway | undefined): FastifyPl
     });
 
     route('/api/sms/send-one', async (body, reply) => {
-      const to = parseTo(body.to);
+      const to = parseDestination(body.to, sms?.defaultCountryCode);
       const { text, parts } = parseText(body.message, sms?.maxParts ?? 10);
       if (!sms?.modemReady()) {
         throw new SmsError('unavailable', 'no modem is ready; the message was not stored, try again later');
       }
       const encoding = parts[0]?.encoding ?? 'gsm7';
-      const row = await sms.send({ to, text, encoding, parts: parts.length });
+      const row = await sms.send({ to: to.number, typed: to.typed, text, encoding, parts: parts.length });
       const message = wire(row);
       // Still on the wire when the wait ended: for the caller it is queued (the outbox has it).
       if (message.status === 'sending') message.status = 'queued';

@@ -15,6 +15,8 @@ import { DEFAULT_SMS_OPTIONS, type SmsOptions } from './sms-options.js';
 export interface SmsGateway {
   /** The most parts a message to send may need. */
   readonly maxParts: number;
+  /** The country code national destinations take (serve --sms-default-country-code), if any. */
+  readonly defaultCountryCode: string | undefined;
   /** True once the modem has answered since start (it may be recovering now: sends then queue). */
   modemReady(): boolean;
   /** Stores a message, hands it to the outbox and waits (boundedly) for the first attempt. */
@@ -51,6 +53,7 @@ const START_RETRY_MAX_MS = 30_000;
 /** The SMS service; construct with createSmsService, then start(). */
 export class SmsService implements SmsGateway {
   readonly maxParts: number;
+  readonly defaultCountryCode: string | undefined;
   private readonly options: SmsOptions;
   private readonly scheduler: Scheduler;
   private opened: OpenedModem | undefined;
@@ -67,6 +70,7 @@ export class SmsService implements SmsGateway {
     checkModemSpec(p.modem);
     this.options = p.options ?? DEFAULT_SMS_OPTIONS;
     this.maxParts = this.options.maxParts;
+    this.defaultCountryCode = this.options.defaultCountryCode;
     this.scheduler = p.scheduler ?? systemScheduler;
   }
 

@@ -114,6 +114,8 @@ export interface SmsMessageTable {
   attempts: number;
   next_attempt_ms: number | null;
   reference: number | null;
+  /** A sent message's destination as typed (number holds what was sent); null on older rows. */
+  number_typed: string | null;
 }
 
 /** The modem's message reference of each sent part, and its delivery report. */

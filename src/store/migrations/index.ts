@@ -6,6 +6,7 @@ import { apiTokensMigration } from './20261124-00-api-tokens.js';
 import { cdrIdentityMigration } from './20261124-10-cdr-identity.js';
 import { ingestPositionMigration } from './20261124-20-ingest-position.js';
 import { ingestSourcesMigration } from './20261124-30-ingest-sources.js';
+import { smsNumberTypedMigration } from './20261125-00-sms-number-typed.js';
 import type { StoreMigration } from './migration.js';
 
 /** All migrations the store runs on open, oldest first. */
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly StoreMigration[] = [
   cdrIdentityMigration,
   ingestPositionMigration,
   ingestSourcesMigration,
+  smsNumberTypedMigration,
 ];
