@@ -13,6 +13,7 @@ import { registerSettings } from './settings.js';
 import { registerSms } from './sms.js';
 import { registerToken } from './token.js';
 import { registerUser } from './user.js';
+import { registerWebhooks } from './webhooks.js';
 
 /** Adds every command group to the program. */
 export function registerCommands(program: Command): void {
@@ -20,6 +21,7 @@ export function registerCommands(program: Command): void {
   registerConfig(program);
   registerExtension(program);
   registerUser(program);
+  registerWebhooks(program);
   registerBackup(program);
   registerToken(program);
   registerCdr(program);

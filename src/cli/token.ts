@@ -14,7 +14,9 @@ export function registerToken(program: Command): void {
   addStoreOptions(
     group
       .command('create <name>')
-      .description('create a token and print it once (scopes: admin, cdr:ingest, cdr:read, geo:lookup, sms)')
+      .description(
+        'create a token and print it once (scopes: admin, cdr:ingest, cdr:read, geo:lookup, metrics, sms)',
+      )
       .option('--scope <scope>', 'a scope the token grants (repeatable, or comma-separated)', collect, []),
   ).action(async (name: string, o: StoreFlags & { scope: string[] }) => {
     const { createToken } = await import('../auth/index.js');

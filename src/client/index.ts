@@ -1,6 +1,11 @@
 // The typed client SDK (DESIGN.md section 3): CDR pull client, SMS client and push-receiver
 // functions, written against the wire contracts so they work with any device that speaks them.
 
+export {
+  generateSecret as generateWebhookSecret,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '../shared/standard-webhooks.js';
 export type {
   CdrIterateOptions,
   CdrIterationPage,

@@ -20,6 +20,7 @@ import { type SmsGateway, smsRoutes } from '../sms/index.js';
 import { modemStatusRoutes } from '../sms/modem-status.js';
 import type { Store } from '../store/index.js';
 import { consoleRoutes } from '../web/index.js';
+import { webhookRoutes } from '../webhooks/routes.js';
 import type { AppDeps } from './deps.js';
 import { installErrorHandlers } from './error-handler.js';
 import { loggerOptions } from './logger.js';
@@ -52,6 +53,8 @@ export interface AppOptions {
   recordingUrl?: RecordingUrlBuilder | undefined;
   /** The geo lookup service (serve --geosite/--geoip); without it the geo endpoints answer 503. */
   geo?: GeoService | undefined;
+  /** Called when a webhook is added, so it is served without waiting for the dispatcher's poll. */
+  kickWebhooks?: (() => void) | undefined;
 }
 
 /** The app and the dependencies it was built with. */
@@ -107,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await cdrPushRoutes(app, deps);
   await ingestRoutes(app, deps, options.recordingUrl, options.ingestSources);
   await geoRoutes(app, deps, options.geo);
+  await webhookRoutes(app, deps, options.kickWebhooks ?? (() => undefined));
   const served = new ServedCertificate(options.https?.cert, options.tlsSource);
   await tlsRoutes(app, deps, served);
   await app.register(

@@ -10,8 +10,11 @@ import { createLiveSources, type LiveSources } from '../cdr/ingest/live/live-sou
 import { startCdrPushJob } from '../cdr/push/push-job.js';
 import { GeoService } from '../geo/service/geo-service.js';
 import { type Clock, systemClock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
 import { createSmsService, type SmsLog, type SmsService, smsOptionsFromEnv } from '../sms/index.js';
 import { openStore, type Store } from '../store/index.js';
+import { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { appendEvent } from '../webhooks/events.js';
 import { buildApp } from './app.js';
 import type { ServeConfig } from './config.js';
 import type { AppDeps } from './deps.js';
@@ -56,6 +59,29 @@ export interface RunningServer {
   /** Reloads the geo files (SIGHUP). */
   reload(): void;
   close(): Promise<void>;
+}
+
+/** Webhook retry timing from BRANCHGATE_WEBHOOK_* (tests shorten it); defaults in dispatcher.ts. */
+function webhookTimingFromEnv(env: NodeJS.ProcessEnv): {
+  pollMs?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+} {
+  const out: { pollMs?: number; retryBaseMs?: number; retryMaxMs?: number } = {};
+  const read = (name: string): number | undefined => {
+    const v = env[name];
+    if (v === undefined || v === '') return undefined;
+    if (!/^\d{1,9}$/.test(v) || Number(v) < 1)
+      throw new AppError('bad_config', `${name} "${v}": give milliseconds (1 or more)`);
+    return Number(v);
+  };
+  const poll = read('BRANCHGATE_WEBHOOK_POLL_MS');
+  const base = read('BRANCHGATE_WEBHOOK_RETRY_MS');
+  const max = read('BRANCHGATE_WEBHOOK_RETRY_MAX_MS');
+  if (poll !== undefined) out.pollMs = poll;
+  if (base !== undefined) out.retryBaseMs = base;
+  if (max !== undefined) out.retryMaxMs = max;
+  return out;
 }
 
 /** The --metrics-listen server: GET /metrics and nothing else, no authentication. */
@@ -119,6 +145,7 @@ export async function startServer(
     const smsOptions = smsOptionsFromEnv(process.env);
     if (config.smsDefaultCountryCode) smsOptions.defaultCountryCode = config.smsDefaultCountryCode;
     const sms = createSmsService({ store, modem: config.modem, options: smsOptions });
+    let dispatcher: WebhookDispatcher | undefined;
     const { app, deps, metrics } = await buildApp({
       store,
       clock,
@@ -131,9 +158,39 @@ export async function startServer(
       ingestSources: ingest.stored,
       recordingUrl: config.recordingUrl,
       geo,
+      kickWebhooks: () => dispatcher?.kick(),
+    });
+    dispatcher = new WebhookDispatcher({
+      store,
+      clock,
+      timeZone: config.timeZone,
+      log: app.log,
+      ...webhookTimingFromEnv(process.env),
+    });
+    const webhooks = dispatcher;
+    // modem:state changes go to the event log like the SMS events (which their own transactions append).
+    sms.onModemState((change) => {
+      const { health, ...rest } = change;
+      appendEvent(
+        store.db,
+        'modem:state',
+        {
+          ...rest,
+          registration: health?.registration ?? null,
+          operator: health?.operator ?? null,
+          signal_level: health?.signal.level ?? null,
+          sim: health?.sim ?? null,
+        },
+        change.atMs,
+      ).then(
+        () => webhooks.kick(),
+        (err: unknown) => app.log.warn({ error: String(err) }, 'modem:state event not stored'),
+      );
     });
     await geo.start(app.log);
     started.push({ name: 'app', stop: () => app.close() }, { name: 'geo', stop: () => geo.stop() });
+    webhooks.start();
+    started.push({ name: 'webhooks', stop: () => webhooks.stop() });
     const services = await startServices(config, deps, sms, app.log, ingest, started);
     await app.listen({ host: config.listen.host, port: config.listen.port });
     const address = app.server.address() as AddressInfo;
@@ -174,6 +231,7 @@ export async function startServer(
           if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
         await app.close();
         for (const s of services.reverse()) await s.stop();
+        await webhooks.stop();
         await geo.stop();
         await store.close();
       })();

@@ -1,8 +1,10 @@
 // Delivery reports (SMS-STATUS-REPORT) update the sent message they are about: the part is found
 // by its TP-MR and recipient (the newest part still waiting), and the message becomes `delivered`
 // once every part is, or `failed` when any part's report is a permanent failure.
+
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../store/index.js';
+import { appendEvent } from '../webhooks/events.js';
 import type { DecodedStatusReport } from './pdu/index.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -47,17 +49,21 @@ export async function applyStatusReport(db: Db, report: DecodedStatusReport): Pr
     .execute();
   if (report.statusCategory === 'failed') {
     const st = `0x${report.status.toString(16).padStart(2, '0')}`;
-    await db
+    const row = await db
       .updateTable('sms_message')
       .set({ status: 'failed', error: `delivery report: part ${part.sequence} failed (TP-ST ${st})` })
       .where('id', '=', part.message_id)
-      .execute();
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await appendEvent(db, 'sms:failed', row, Date.now());
   } else if (reports.filter((r) => r.report === 'delivered').length >= message.parts) {
-    await db
+    const row = await db
       .updateTable('sms_message')
       .set({ status: 'delivered' })
       .where('id', '=', part.message_id)
-      .execute();
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (message.status !== 'delivered') await appendEvent(db, 'sms:delivered', row, Date.now());
   }
   return true;
 }

@@ -1,7 +1,9 @@
 // The message store's queries for the API: list, get and delete one collection's messages, and
 // insert a message to send. Ids are the rows' never-reused integer ids, shown as strings.
+
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Store } from '../store/index.js';
+import { appendEvent } from '../webhooks/events.js';
 import type { MessageType, SmsMessageRow } from './message.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -94,7 +96,7 @@ export interface IncomingMessage {
 
 /** Stores a received message (inside the collector's transaction). */
 export async function insertIncoming(db: Db, message: IncomingMessage, nowMs: number): Promise<void> {
-  await db
+  const row = await db
     .insertInto('sms_message')
     .values({
       type: 'received',
@@ -112,5 +114,7 @@ export async function insertIncoming(db: Db, message: IncomingMessage, nowMs: nu
       next_attempt_ms: null,
       reference: null,
     })
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await appendEvent(db, 'sms:received', row, nowMs);
 }

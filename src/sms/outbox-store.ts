@@ -1,7 +1,9 @@
 // The outbox's persisted state, on the sent message's row: status, parts the modem accepted so far,
 // attempts and the time of the next one. A restart picks up every queued or half-sent message; a
 // message is claimed (queued -> sending) atomically, so two instances never send the same one.
+
 import type { Store } from '../store/index.js';
+import { appendEvent } from '../webhooks/events.js';
 import type { SmsMessageRow } from './message.js';
 
 /** Sent messages due for an attempt, oldest first. */
@@ -80,13 +82,17 @@ export function recordPartSent(
 }
 
 /** Every part was accepted. */
-export async function markSent(store: Store, id: number): Promise<void> {
-  await store.db
-    .updateTable('sms_message')
-    .set({ status: 'sent', error: null, next_attempt_ms: null })
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
-    .execute();
+export async function markSent(store: Store, id: number, nowMs: number = Date.now()): Promise<void> {
+  await store.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('sms_message')
+      .set({ status: 'sent', error: null, next_attempt_ms: null })
+      .where('id', '=', id)
+      .where('status', '=', 'sending')
+      .returningAll()
+      .executeTakeFirst();
+    if (row) await appendEvent(trx, 'sms:sent', row, nowMs);
+  });
 }
 
 /** A failed attempt: back to queued until nextMs, or failed for good when nextMs is undefined. */
@@ -96,18 +102,23 @@ export async function markAttemptFailed(
   attempts: number,
   error: string,
   nextMs: number | undefined,
+  nowMs: number = Date.now(),
 ): Promise<void> {
-  await store.db
-    .updateTable('sms_message')
-    .set({
-      status: nextMs === undefined ? 'failed' : 'queued',
-      attempts,
-      error,
-      next_attempt_ms: nextMs ?? null,
-    })
-    .where('id', '=', id)
-    .where('status', 'in', ['queued', 'sending'])
-    .execute();
+  await store.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('sms_message')
+      .set({
+        status: nextMs === undefined ? 'failed' : 'queued',
+        attempts,
+        error,
+        next_attempt_ms: nextMs ?? null,
+      })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'sending'])
+      .returningAll()
+      .executeTakeFirst();
+    if (row && nextMs === undefined) await appendEvent(trx, 'sms:failed', row, nowMs);
+  });
 }
 
 /** Makes every queued message due now (the modem just came back). */

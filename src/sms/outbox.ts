@@ -155,7 +155,7 @@ export class Outbox {
         }
         if (!(await recordPartSent(store, row.id, i + 1, mr, scheduler.now()))) return;
       }
-      await markSent(store, row.id);
+      await markSent(store, row.id, scheduler.now());
       this.p.log.info({ id: row.id, parts: pdus.length }, 'sms sent');
     } finally {
       this.attempts.emit(String(row.id));
@@ -167,7 +167,7 @@ export class Outbox {
     const message = err instanceof Error ? err.message : String(err);
     const retry = isTransient(err) && attempts < this.p.retry.maxAttempts;
     const nextMs = retry ? this.p.scheduler.now() + retryDelayMs(this.p.retry, attempts) : undefined;
-    await markAttemptFailed(this.p.store, row.id, attempts, message, nextMs);
+    await markAttemptFailed(this.p.store, row.id, attempts, message, nextMs, this.p.scheduler.now());
     this.p.log.warn({ id: row.id, attempts, retry, error: message }, 'sms send attempt failed');
   }
 }

@@ -175,6 +175,40 @@ export interface IngestSourceTable {
 }
 
 /** The whole database as Kysely sees it. Areas add their tables here with their migrations. */
+/** The event log webhooks deliver from (see webhooks/events.ts). */
+export interface EventTable {
+  id: Generated<number>;
+  type: string;
+  payload: string;
+  created_ms: number;
+}
+
+/** Webhooks and their delivery state (see webhooks/webhook-store.ts). */
+export interface WebhookTable {
+  id: Generated<number>;
+  url: string;
+  events: string;
+  secret: string | null;
+  previous_secret: string | null;
+  created_ms: number;
+  cursor: number;
+  attempts: Generated<number>;
+  next_attempt_ms: number | null;
+  failing_since_ms: number | null;
+  last_error: string | null;
+}
+
+/** One delivery attempt of a webhook. */
+export interface WebhookAttemptTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event_id: number;
+  at_ms: number;
+  status: number | null;
+  latency_ms: number;
+  error: string;
+}
+
 export interface Database {
   cdr: CdrTable;
   users: UserTable;
@@ -191,6 +225,9 @@ export interface Database {
   api_tokens: ApiTokenTable;
   ingest_sources: IngestSourceTable;
   ingest_position: IngestPositionTable;
+  events: EventTable;
+  webhooks: WebhookTable;
+  webhook_attempts: WebhookAttemptTable;
 }
 
 export type CdrRow = Selectable<CdrTable>;

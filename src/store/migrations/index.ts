@@ -7,6 +7,7 @@ import { cdrIdentityMigration } from './20261124-10-cdr-identity.js';
 import { ingestPositionMigration } from './20261124-20-ingest-position.js';
 import { ingestSourcesMigration } from './20261124-30-ingest-sources.js';
 import { smsNumberTypedMigration } from './20261125-00-sms-number-typed.js';
+import { webhooksMigration } from './20261125-10-webhooks.js';
 import type { StoreMigration } from './migration.js';
 
 /** All migrations the store runs on open, oldest first. */
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly StoreMigration[] = [
   ingestPositionMigration,
   ingestSourcesMigration,
   smsNumberTypedMigration,
+  webhooksMigration,
 ];
