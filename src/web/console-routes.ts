@@ -19,6 +19,7 @@ import type { AppDeps } from '../server/deps.js';
 import { sendError } from '../server/error-catalogue.js';
 import { certificateView, type ServedCertificate } from '../server/tls-certificate.js';
 import type { SmsGateway } from '../sms/index.js';
+import { listWebhooks } from '../webhooks/webhook-store.js';
 import { CDR_PAGE_PATH, cdrPage } from './cdr-page.js';
 import { cdrPageData, dashboardData, smsPageData } from './console-data.js';
 import { dashboardPage } from './dashboard-page.js';
@@ -36,6 +37,7 @@ import { loginPage } from './login-page.js';
 import { ingestSettingsPage, systemSettingsPage } from './settings-pages.js';
 import { SMS_PAGE_PATH, smsPage } from './sms-page.js';
 import { USERS_PATH, usersPage } from './users-page.js';
+import { WEBHOOKS_PATH, webhooksPage } from './webhooks-page.js';
 
 /** What the console needs from the app. */
 export type ConsoleDeps = Pick<AppDeps, 'store' | 'sessionUser' | 'clock' | 'timeZone' | 'ingest'> & {
@@ -70,6 +72,7 @@ const PAGES = new Set([
   CDR_PAGE_PATH,
   SMS_PAGE_PATH,
   GEO_PAGE_PATH,
+  WEBHOOKS_PATH,
 ]);
 
 const ASSETS: Record<string, string> = {
@@ -83,6 +86,7 @@ const ASSETS: Record<string, string> = {
   'settings-ingest.js': 'text/javascript; charset=utf-8',
   'geo.js': 'text/javascript; charset=utf-8',
   'settings-system.js': 'text/javascript; charset=utf-8',
+  'webhooks.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 
@@ -177,6 +181,12 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
       const user = await adminOf(request, reply, SMS_PAGE_PATH);
       if (!user) return reply;
       return sendHtml(reply, smsPage(await smsPageData(deps, user)));
+    });
+
+    app.get(WEBHOOKS_PATH, async (request, reply) => {
+      const user = await adminOf(request, reply, WEBHOOKS_PATH);
+      if (!user) return reply;
+      return sendHtml(reply, webhooksPage(user.username, await listWebhooks(deps.store)));
     });
 
     app.get(GEO_PAGE_PATH, async (request, reply) => {

@@ -32,7 +32,13 @@ export const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<{ label
     },
     { section: 'LTE', pages: [{ label: 'SMS', path: '/lte/sms' }] },
     { section: 'Routing', pages: [{ label: 'Geo', path: '/routing/geo' }] },
-    { section: 'System', pages: [{ label: 'Users', path: '/system/users' }] },
+    {
+      section: 'System',
+      pages: [
+        { label: 'Users', path: '/system/users' },
+        { label: 'Webhooks', path: '/system/webhooks' },
+      ],
+    },
   ];
 
 function menu(current: string | undefined): Html {

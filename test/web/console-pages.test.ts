@@ -32,6 +32,7 @@ const PAGES = [
   '/pbx/settings/ingest',
   '/pbx/settings/system',
   '/routing/geo',
+  '/system/webhooks',
 ];
 const UPSTREAM = join(REPO_ROOT, '../shared/corpora/geo/upstream');
 
@@ -285,6 +286,49 @@ describe.skipIf(!browserAvailable)('console pages', () => {
     await page.getByLabel('Domain or IP address').fill('114.114.114.114');
     await page.getByLabel('Domain or IP address').press('Enter');
     await expect.poll(() => page.locator('#lookup-result').textContent(), POLL).toBe('114.114.114.114: CN');
+  });
+
+  test('Webhooks: refusals by their field, a secret shown once, rotation and removal', async () => {
+    server = await startConsoleServer();
+    const page = await openLoggedIn(browser, server, '/system/webhooks');
+    await page.getByLabel('URL').fill('ftp://example.net/x');
+    await page.getByLabel('sms:received').check();
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await expect
+      .poll(() => page.locator('#webhook-url-error').textContent(), POLL)
+      .toMatch(/^url: must be http/);
+    await page.getByLabel('URL').fill('https://crm.example.net/sms');
+    await page.getByLabel('sms:received').uncheck();
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await expect.poll(() => page.locator('#webhook-events-error').textContent(), POLL).toMatch(/^events: /);
+    await page.getByLabel('sms:received').check();
+    await page.getByLabel('modem:state').check();
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Add webhook' }).click()]);
+    await expect
+      .poll(() => page.locator('#new-secret').textContent(), POLL)
+      .toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const first = await page.locator('#new-secret').textContent();
+    await expect(page.locator('#webhooks tbody tr th').allTextContents()).resolves.toEqual([
+      'https://crm.example.net/sms',
+    ]);
+    await expect(page.locator('#webhooks tbody td').first().textContent()).resolves.toBe(
+      'sms:received, modem:state',
+    );
+    // Shown once: a reload does not show it again.
+    await page.reload();
+    await expect(page.locator('#new-secret').count()).resolves.toBe(0);
+    await Promise.all([
+      page.waitForEvent('load'),
+      page.getByRole('button', { name: /^Rotate the secret/ }).click(),
+    ]);
+    await expect.poll(() => page.locator('#new-secret').textContent(), POLL).toMatch(/^whsec_/);
+    expect(await page.locator('#new-secret').textContent()).not.toBe(first);
+    await expect(page.locator('#webhooks tbody').textContent()).resolves.toContain('signed (rotating)');
+    await Promise.all([
+      page.waitForEvent('load'),
+      page.getByRole('button', { name: /^Remove webhook/ }).click(),
+    ]);
+    await expect(page.locator('#webhooks tbody tr').count()).resolves.toBe(0);
   });
 
   test('every page: no serious axe violation at 360 and 1280 px, screenshots of both', async () => {
