@@ -1,6 +1,7 @@
 // Turns parsed domain-list-community sources into sorted site lists, as the upstream builder does:
 //   sources -> merge by code (+ &affiliations) -> resolve include: (filters, transitively, cycle
-//   check) -> de-duplicate by canonical text -> drop redundant subdomains -> sort -> SiteList[].
+//   check; an include takes the included list's rules before its redundant subdomains are dropped)
+//   -> de-duplicate by canonical text -> drop redundant subdomains -> sort -> SiteList[].
 // Pure: no I/O; errors name the file:line of the include that failed.
 import { GeoError } from './errors.js';
 import { DomainType, type SiteList, type SiteRule } from './model.js';
@@ -62,9 +63,13 @@ export function compileSites(
     wanted = [...pending.keys()];
   }
 
-  const resolved = new Map<string, SourceRule[]>();
+  // Per list: its rough rules (own and included, de-duplicated, nothing dropped yet) and the
+  // polished rules it is written with. An include takes the included list's rough rules and filters
+  // those: a rule dropped from the included list only because of a parent the filter leaves out
+  // must stay (upstream's builder does the same since it fixed this).
+  const resolved = new Map<string, { rough: Map<string, SourceRule>; polished: SourceRule[] }>();
   const stack: string[] = [];
-  const resolve = (code: string): SourceRule[] => {
+  const resolve = (code: string): { rough: Map<string, SourceRule>; polished: SourceRule[] } => {
     const done = resolved.get(code);
     if (done) return done;
     const list = pending.get(code) as PendingList;
@@ -83,9 +88,9 @@ export function compileSites(
         const chain = [...stack.slice(at), inc.source].map((c) => c.toLowerCase()).join(' -> ');
         throw new GeoError('source_cycle', `${inc.where}: circular inclusion ${chain}`);
       }
-      const included = resolve(inc.source);
+      const included = resolve(inc.source).rough;
       const unfiltered = inc.mustAttrs.length === 0 && inc.banAttrs.length === 0;
-      for (const rule of included) {
+      for (const rule of included.values()) {
         if (unfiltered || passesFilter(rule, inc)) byPlain.set(rule.plain, rule);
       }
     }
@@ -94,9 +99,9 @@ export function compileSites(
       const where = list.files.length > 0 ? list.files.join(', ') : `affiliations of "${code.toLowerCase()}"`;
       throw new GeoError('source_empty', `${where}: list "${code.toLowerCase()}" has no rules`);
     }
-    const polished = polish(byPlain);
-    resolved.set(code, polished);
-    return polished;
+    const result = { rough: byPlain, polished: polish(byPlain) };
+    resolved.set(code, result);
+    return result;
   };
 
   const converted = new Map<SourceRule, SiteRule>();
@@ -116,7 +121,7 @@ export function compileSites(
   wanted.sort(compareCodePoints);
   const out: SiteList[] = [];
   for (const code of wanted) {
-    out.push({ code, rules: resolve(code).map(toSiteRule) });
+    out.push({ code, rules: resolve(code).polished.map(toSiteRule) });
     options.onProgress?.(out.length, wanted.length);
   }
   return out;
