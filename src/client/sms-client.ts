@@ -38,6 +38,10 @@ export interface SmsMessage {
   incomplete?: boolean;
   /** branchgate: the TP-MR the modem gave the first part of a sent message. */
   reference?: number;
+  /** branchgate: a sent message's destination as typed, when it was normalised (`number` is what was sent). */
+  number_typed?: string;
+  /** branchgate: an 8-bit data message's bytes as hex. */
+  data_hex?: string;
 }
 
 /** Options of an SmsClient. */

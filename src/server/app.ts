@@ -25,7 +25,9 @@ import type { AppDeps } from './deps.js';
 import { installErrorHandlers } from './error-handler.js';
 import { loggerOptions } from './logger.js';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
 import { createRequestAuth } from './request-auth.js';
+import { installRouteDocs } from './route-docs.js';
 import { ServedCertificate, type TlsSource, tlsRoutes } from './tls-certificate.js';
 
 /** What buildApp needs; everything but the store has a default. */
@@ -72,6 +74,9 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: false,
+    // Some documented request schemas describe fields without typing the body (route-docs.ts: the
+    // routes check those bodies themselves); that is intended, not a strict-types slip.
+    ajv: { customOptions: { strictTypes: false } },
   };
   if (options.https) serverOptions.https = options.https;
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
@@ -79,6 +84,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   // Every API takes JSON: a text/plain body is answered 415 rather than parsed into a string.
   app.removeContentTypeParser('text/plain');
   await app.register(cookie);
+  installRouteDocs(app);
+  await registerOpenApi(app);
 
   const failures = new FailureLimiter(options.failureLimits);
   const auth = createRequestAuth(options.store, clock, failures);
