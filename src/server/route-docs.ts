@@ -96,6 +96,7 @@ const DOCS: Record<string, RouteDoc> = {
   'POST /api/login': {
     schema: {
       ...doc('Sessions', 'Log in: sets the bg_session cookie', NONE),
+      body: body({ username: {}, password: {} }, { username: 'admin', password: 'the-admin-password' }),
       response: { 200: open({ user: USER }), 401: ERROR, 429: ERROR },
     },
   },
@@ -117,6 +118,7 @@ const DOCS: Record<string, RouteDoc> = {
   'POST /api/extensions': {
     schema: {
       ...doc('Accounts', 'Add an extension (secret given or generated; key and curl shown once)', ADMIN),
+      body: body({ number: {}, secret: {}, cdr_access: {} }, { number: '1001', cdr_access: true }),
       response: {
         201: open({ extension: EXTENSION, key: STR, curl: STR, secret: STR }),
         409: ERROR,
@@ -173,6 +175,7 @@ const DOCS: Record<string, RouteDoc> = {
   'POST /api/tokens': {
     schema: {
       ...doc('Accounts', 'Create an API token (shown once)', ADMIN),
+      body: body({ name: {}, scopes: {} }, { name: 'crm', scopes: ['cdr:read', 'sms'] }),
       response: { 201: open({ token: STR, info: TOKEN }), ...ADMIN_ERRORS },
     },
   },
@@ -343,6 +346,7 @@ const DOCS: Record<string, RouteDoc> = {
         ADMIN,
         'An admin session or a token with the `geo:lookup` scope.',
       ),
+      body: body({ queries: {} }, { queries: ['www.google.com', '114.114.114.114'] }),
       response: {
         200: open({
           results: { type: 'array', items: open({ query: STR, codes: { type: 'array', items: STR } }) },
@@ -413,6 +417,10 @@ const DOCS: Record<string, RouteDoc> = {
   'PUT /api/tls/certificate': {
     schema: {
       ...doc('System', 'Replace the served TLS certificate (no restart)', ADMIN),
+      body: body(
+        { cert: {}, key: {} },
+        { cert: '-----BEGIN CERTIFICATE-----\n...', key: '-----BEGIN PRIVATE KEY-----\n...' },
+      ),
       response: { 200: CERT, 409: ERROR, ...ADMIN_ERRORS },
     },
   },
@@ -433,7 +441,10 @@ export function installRouteDocs(app: FastifyInstance): void {
     // A route's own request schemas win (they validate); its own answer schemas join the documented ones.
     if (docs.schema.response || own.response)
       merged.response = { ...((docs.schema.response as object) ?? {}), ...((own.response as object) ?? {}) };
-    if (own.body && docs.schema.body) merged.body = own.body;
+    if (own.body && docs.schema.body) {
+      const examples = (docs.schema.body as { examples?: unknown }).examples;
+      merged.body = examples ? { ...(own.body as object), examples } : own.body;
+    }
     route.schema = merged;
   });
 }
