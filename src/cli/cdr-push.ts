@@ -15,6 +15,7 @@ interface ReceiveFlags {
   apiKey?: string;
   bearer?: string;
   basic?: string;
+  secret: string[];
   out?: string;
   failRate?: string;
   seed?: string;
@@ -114,6 +115,7 @@ async function runReceive(flags: ReceiveFlags): Promise<void> {
     apiKey: flags.apiKey,
     bearer: flags.bearer,
     basic: flags.basic,
+    secrets: flags.secret,
     out: flags.out,
     failRate,
     random: flags.seed === undefined ? undefined : seededRandom(Number(flags.seed)),
@@ -159,6 +161,12 @@ export function registerCdrPushCommands(cdr: Command): void {
     .option('--api-key <key>', 'require this x-api-key')
     .option('--bearer <token>', 'require Authorization: Bearer <token>')
     .option('--basic <user:pass>', 'require HTTP Basic user:pass')
+    .option(
+      '--secret <whsec>',
+      'require a Standard Webhooks signature by this secret, timestamp within 5 minutes (repeatable: during a rotation)',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--out <file.jsonl>', 'append each received record to this file')
     .option('--fail-rate <0..1>', 'answer this share of requests with 500 (nothing stored)')
     .option('--seed <n>', 'seed the --fail-rate randomness (repeatable runs)')

@@ -7,6 +7,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { CDR_WIRE_FIELDS, type CdrWireRecord } from '../cdr/record.js';
 
 /** A pushed record: the fields the sender selected (default all), same types as the pull API. */
+import { verifyWebhook, WebhookVerificationError } from '../shared/standard-webhooks.js';
+
 export type PushedCdrRecord = Partial<CdrWireRecord>;
 
 /** Headers as node:http gives them (names lower-case); other casings are matched too. */
@@ -33,6 +35,13 @@ export interface PushCredentials {
 /** Options of readCdrPush. */
 export interface ReadPushOptions {
   credentials?: PushCredentials;
+  /**
+   * Standard Webhooks secrets (whsec_...): when given, a request must carry a webhook-signature
+   * one of them made, with a webhook-timestamp within 5 minutes of `nowSeconds`; else 401.
+   */
+  secrets?: readonly string[];
+  /** The time signatures are checked at (default: now). */
+  nowSeconds?: number;
   /**
    * Check each record's known fields have the contract's types (db_id an integer, the rest
    * strings); default true. Off, any JSON object is taken as a record.
@@ -133,6 +142,14 @@ export function readCdrPush(request: PushRequest, options: ReadPushOptions = {})
   }
   const problem = pushCredentialProblem(request.headers, options.credentials ?? {});
   if (problem) return refuse(401, problem);
+  if (options.secrets && options.secrets.length > 0) {
+    try {
+      verifyWebhook(request.headers, request.body, options.secrets, options.nowSeconds);
+    } catch (err) {
+      if (err instanceof WebhookVerificationError) return refuse(401, `signature: ${err.message}`);
+      throw err;
+    }
+  }
   if (!/^application\/json\b/i.test(headerOf(request.headers, 'content-type') ?? '')) {
     return refuse(415, 'Content-Type must be application/json');
   }

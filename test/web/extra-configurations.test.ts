@@ -123,6 +123,8 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
       interval_seconds: 30,
       batch_size: 5,
       send_history: true,
+      signing_secret_set: false,
+      signing_rotating: false,
     });
     // The page shows the state, and the secret's input is empty again.
     expect(await text('api_key-state')).toBe('set');

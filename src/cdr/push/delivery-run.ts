@@ -93,6 +93,8 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
       const request = buildPushRequest(
         settings,
         group.map((r) => toWireRecord(r, ctx.time)),
+        undefined,
+        clock.now(),
       );
       return {
         group,

@@ -16,6 +16,8 @@ export interface ReceiverOptions {
   bearer?: string | undefined;
   /** HTTP Basic credentials as user:pass. */
   basic?: string | undefined;
+  /** Standard Webhooks secrets: refuse (401) a request without a valid, fresh signature. */
+  secrets?: string[] | undefined;
   /** File each accepted record is appended to, one JSON object per line. */
   out?: string | undefined;
   /** Share of requests answered 500 without storing (0..1). */
@@ -124,7 +126,11 @@ export async function startCdrReceiver(o: ReceiverOptions = {}): Promise<CdrRece
     // integrators would use it; records are taken as any JSON objects, whatever their fields.
     const read = readCdrPush(
       { method: req.method ?? '', headers: req.headers, body: text },
-      { credentials: { apiKey: o.apiKey, bearer: o.bearer, basic: o.basic }, checkFields: false },
+      {
+        credentials: { apiKey: o.apiKey, bearer: o.bearer, basic: o.basic },
+        checkFields: false,
+        ...(o.secrets && o.secrets.length > 0 ? { secrets: o.secrets } : {}),
+      },
     );
     if (!read.ok) {
       return answer(

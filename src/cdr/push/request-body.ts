@@ -1,6 +1,8 @@
 // Builds one push request from the settings and the records it carries: the body (a bare record,
 // or {"data":[...]} in batch mode) with only the selected fields, and the headers (Idempotency-Key
 // of the first record, User-Agent, x-api-key, Bearer or Basic). Pure.
+
+import { webhookHeaders } from '../../shared/standard-webhooks.js';
 import { VERSION } from '../../shared/version.js';
 import { CDR_WIRE_FIELDS, type CdrWireRecord } from '../record.js';
 import type { CdrPushSettings } from './settings.js';
@@ -47,12 +49,20 @@ export function buildPushRequest(
   s: CdrPushSettings,
   records: readonly CdrWireRecord[],
   idempotencyKey?: string,
+  nowMs: number = Date.now(),
 ): PushRequest {
   const first = records[0];
   if (first === undefined) throw new RangeError('buildPushRequest: no records');
   const picked = records.map((r) => pickFields(r, s.fields));
   const body = JSON.stringify(s.batch_size === 1 && picked.length === 1 ? picked[0] : { data: picked });
   const headers = baseHeaders(s);
-  headers['idempotency-key'] = idempotencyKey ?? `cdr-${first.db_id}`;
+  const id = idempotencyKey ?? `cdr-${first.db_id}`;
+  headers['idempotency-key'] = id;
+  if (s.signing_secret !== '') {
+    // Standard Webhooks: webhook-id is the Idempotency-Key, the same on every retry of the record
+    // (or batch), so receivers de-duplicate on either; both secrets sign during a rotation.
+    const secrets = [s.signing_secret, s.previous_signing_secret].filter((x) => x !== '');
+    Object.assign(headers, webhookHeaders(secrets, id, Math.floor(nowMs / 1000), body));
+  }
   return { method: s.method, url: s.url, headers, body };
 }

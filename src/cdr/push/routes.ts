@@ -33,6 +33,9 @@ const settingsViewSchema = {
     interval_seconds: { type: 'integer' },
     batch_size: { type: 'integer' },
     send_history: { type: 'boolean' },
+    signing_secret_set: { type: 'boolean' },
+    signing_rotating: { type: 'boolean' },
+    signing_secret: { type: 'string' },
   },
 } as const;
 
@@ -97,7 +100,16 @@ export async function cdrPushRoutes(app: FastifyInstance, deps: CdrPushDeps): Pr
   app.put(
     '/api/settings/cdr-push',
     { ...guard, schema: { response: { 200: settingsViewSchema } } },
-    async (request) => settingsView(await saveCdrPushSettings(store, request.body, clock.now())),
+    async (request) => {
+      const before = await loadCdrPushSettings(store);
+      const saved = await saveCdrPushSettings(store, request.body, clock.now());
+      const body = request.body as Record<string, unknown> | null;
+      const made = body?.signing_secret === 'generate' || body?.signing_secret === 'rotate';
+      // A secret the server made is shown this once; one the caller gave is not echoed.
+      return made && saved.signing_secret !== before.signing_secret
+        ? { ...settingsView(saved), signing_secret: saved.signing_secret }
+        : settingsView(saved);
+    },
   );
 
   app.get('/api/cdr-push/log', { ...guard, schema: { response: { 200: logSchema } } }, async (request) => {

@@ -1,6 +1,8 @@
 // CDR push settings (DESIGN.md section 6): the stored shape, its defaults, the public view with
 // secrets reduced to "is it set", and applyPatch(), the one validator used by REST and CLI alike.
 // Pure: no I/O. Every error message starts with the field it is about.
+
+import { generateSecret, secretKey } from '../../shared/standard-webhooks.js';
 import { CDR_WIRE_FIELDS, type CdrWireField } from '../record.js';
 import { CdrPushError } from './push-error.js';
 
@@ -22,6 +24,10 @@ export interface CdrPushSettings {
   batch_size: number;
   /** Applies to the first enable only: start from db_id 1 instead of after the newest record. */
   send_history: boolean;
+  /** Standard Webhooks secret (whsec_...) deliveries are signed with; '' = unsigned. */
+  signing_secret: string;
+  /** During a rotation, the previous secret, which signs too; ''. */
+  previous_signing_secret: string;
 }
 
 /** What GET answers: secrets are never shown, only whether each is set. */
@@ -37,6 +43,9 @@ export interface CdrPushSettingsView {
   interval_seconds: number;
   batch_size: number;
   send_history: boolean;
+  signing_secret_set: boolean;
+  /** A previous secret still signs (a rotation is under way). */
+  signing_rotating: boolean;
 }
 
 /** The largest batch_size accepted. */
@@ -44,7 +53,13 @@ export const MAX_BATCH_SIZE = 1000;
 /** The longest interval accepted (one day). */
 export const MAX_INTERVAL_SECONDS = 86_400;
 /** Names of the secret settings (write-only). */
-export const SECRET_SETTINGS = ['api_key', 'bearer_token', 'password'] as const;
+export const SECRET_SETTINGS = [
+  'api_key',
+  'bearer_token',
+  'password',
+  'signing_secret',
+  'previous_signing_secret',
+] as const;
 
 /** The settings before anything was saved: disabled, POST, every field, 60 s, one per request. */
 export const DEFAULT_CDR_PUSH_SETTINGS: Readonly<CdrPushSettings> = Object.freeze({
@@ -59,7 +74,12 @@ export const DEFAULT_CDR_PUSH_SETTINGS: Readonly<CdrPushSettings> = Object.freez
   interval_seconds: 60,
   batch_size: 1,
   send_history: false,
+  signing_secret: '',
+  previous_signing_secret: '',
 });
+
+// Patch-only keys: they act on the settings but are not stored themselves.
+const ACTIONS = new Set(['end_signing_rotation']);
 
 const KNOWN = new Set<string>(Object.keys(DEFAULT_CDR_PUSH_SETTINGS));
 
@@ -77,6 +97,8 @@ export function settingsView(s: CdrPushSettings): CdrPushSettingsView {
     interval_seconds: s.interval_seconds,
     batch_size: s.batch_size,
     send_history: s.send_history,
+    signing_secret_set: s.signing_secret !== '',
+    signing_rotating: s.previous_signing_secret !== '',
   };
 }
 
@@ -123,6 +145,17 @@ function url(v: unknown): string {
   return u.toString();
 }
 
+function signingSecret(field: string, v: unknown): string {
+  if (typeof v !== 'string')
+    throw bad(field, 'must be a whsec_ secret, "generate", "rotate", or "" / null to stop signing');
+  try {
+    secretKey(v);
+  } catch (err) {
+    throw bad(field, (err as Error).message.replace(/^secret: /, ''));
+  }
+  return v.startsWith('whsec_') ? v : `whsec_${v}`;
+}
+
 function method(v: unknown): PushMethod {
   const m = typeof v === 'string' ? v.toUpperCase() : v;
   if (m !== 'POST' && m !== 'PUT') throw bad('method', `must be POST or PUT, not ${JSON.stringify(v)}`);
@@ -155,7 +188,8 @@ export function applyPatch(current: CdrPushSettings, patch: unknown): CdrPushSet
   }
   const p = patch as Record<string, unknown>;
   for (const key of Object.keys(p)) {
-    if (!KNOWN.has(key)) throw bad(key, `unknown setting; known: ${[...KNOWN].join(', ')}`);
+    if (!KNOWN.has(key) && !ACTIONS.has(key))
+      throw bad(key, `unknown setting; known: ${[...KNOWN, ...ACTIONS].join(', ')}`);
   }
   const next: CdrPushSettings = { ...current, fields: [...current.fields] };
   if ('enabled' in p) next.enabled = bool('enabled', p.enabled);
@@ -173,6 +207,24 @@ export function applyPatch(current: CdrPushSettings, patch: unknown): CdrPushSet
     next.interval_seconds = int('interval_seconds', p.interval_seconds, 1, MAX_INTERVAL_SECONDS);
   if ('batch_size' in p) next.batch_size = int('batch_size', p.batch_size, 1, MAX_BATCH_SIZE);
   if ('send_history' in p) next.send_history = bool('send_history', p.send_history);
+  if ('signing_secret' in p) {
+    const v = p.signing_secret;
+    if (v === null || v === '') {
+      next.signing_secret = '';
+      next.previous_signing_secret = '';
+    } else if (v === 'generate') next.signing_secret = generateSecret();
+    else if (v === 'rotate') {
+      if (current.signing_secret === '') throw bad('signing_secret', 'nothing to rotate: no secret is set');
+      next.previous_signing_secret = current.signing_secret;
+      next.signing_secret = generateSecret();
+    } else next.signing_secret = signingSecret('signing_secret', v);
+  }
+  if ('previous_signing_secret' in p) {
+    const v = p.previous_signing_secret;
+    next.previous_signing_secret = v === null || v === '' ? '' : signingSecret('previous_signing_secret', v);
+  }
+  if ('end_signing_rotation' in p && bool('end_signing_rotation', p.end_signing_rotation))
+    next.previous_signing_secret = '';
   checkWhole(next);
   return next;
 }

@@ -45,7 +45,7 @@ export async function sendTestRecord(
   if (settings.url === '') throw new CdrPushError('not_configured', 'url: set the receiver URL first');
   const nowMs = clock.now();
   const answer = await sender.send(
-    buildPushRequest(settings, [testRecord(nowMs, time)], `cdr-test-${nowMs}`),
+    buildPushRequest(settings, [testRecord(nowMs, time)], `cdr-test-${nowMs}`, nowMs),
   );
   await appendDeliveryLogs(store.db, [
     {

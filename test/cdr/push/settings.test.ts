@@ -49,6 +49,8 @@ describe('CDR push settings validation', () => {
       interval_seconds: 60,
       batch_size: 1,
       send_history: false,
+      signing_secret_set: false,
+      signing_rotating: false,
     });
   });
 
