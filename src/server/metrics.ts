@@ -14,6 +14,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { loadCdrPushSettings, readPushState } from '../cdr/push/index.js';
+import { isAlerting } from '../cdr/push/push-alert.js';
 import { countCdrRecords } from '../cdr/record-store.js';
 import type { Clock } from '../shared/clock.js';
 import { VERSION } from '../shared/version.js';
@@ -142,6 +143,11 @@ export class ServerMetrics {
       help: 'How long deliveries have been failing without a success in between (0 when not failing).',
       registers,
     });
+    const alerting = new Gauge({
+      name: `${PREFIX}push_alert`,
+      help: 'Whether push has failed for longer than its alert_after_seconds (push:failing): 1 or 0.',
+      registers,
+    });
     const attempts = new Counter({
       name: `${PREFIX}push_attempts_total`,
       help: 'Delivery attempts by destination and outcome (ok, http_error, no_answer) and kind (delivery, test), counted from the delivery log since this process began.',
@@ -177,6 +183,7 @@ export class ServerMetrics {
       lag.set(lagSeconds);
       lastSuccess.set(state.lastSuccessMs === null ? 0 : state.lastSuccessMs / 1000);
       failing.set(state.failingSinceMs === null ? 0 : Math.max(0, (now - state.failingSinceMs) / 1000));
+      alerting.set(isAlerting(settings, state.failingSinceMs, now) ? 1 : 0);
       await this.countPushAttempts(attempts, attemptRecords);
     });
   }

@@ -3,6 +3,7 @@
 import type { UserInfo } from '../auth/index.js';
 import { parseCdrFilter, whereFilter } from '../cdr/cdr-filter.js';
 import { backlogOf, loadCdrPushSettings, readPushState } from '../cdr/push/index.js';
+import { isAlerting } from '../cdr/push/push-alert.js';
 import { countCdrRecords } from '../cdr/record-store.js';
 import { TimeFormatter, toWireRecord } from '../cdr/wire-record.js';
 import { VERSION } from '../shared/version.js';
@@ -62,6 +63,7 @@ export async function dashboardData(deps: ConsoleDeps, user: UserInfo): Promise<
       backlog: await backlogOf(deps.store, state),
       lastSuccessMs: state.lastSuccessMs,
       failingSinceMs: state.failingSinceMs,
+      alert: isAlerting(settings, state.failingSinceMs, nowMs),
     },
     ingest: deps.ingest.statuses(),
     modem: deps.sms ? deps.sms.modemStatus() : null,

@@ -13,7 +13,14 @@ export interface DashboardData {
   recordsTotal: number;
   recordsToday: number;
   recordsThisHour: number;
-  push: { enabled: boolean; backlog: number; lastSuccessMs: number | null; failingSinceMs: number | null };
+  push: {
+    enabled: boolean;
+    backlog: number;
+    lastSuccessMs: number | null;
+    failingSinceMs: number | null;
+    /** Failing for longer than alert_after_seconds (push:failing). */
+    alert: boolean;
+  };
   ingest: readonly IngestSourceStatus[];
   sms: { queued: number; failed: number };
   modem: ModemStatusView | null;
@@ -62,6 +69,7 @@ ${tile('CDR push', '/pbx/settings', [
   ['backlog', d.push.backlog],
   ['last success', iso(d.push.lastSuccessMs)],
   ['failing since', failing ? iso(d.push.failingSinceMs) : '-'],
+  ['alert', d.push.alert ? 'push:failing (longer than the alert threshold)' : 'none'],
 ])}
 ${tile('CDR ingest', null, ingestRows)}
 ${tile('SMS', '/lte/sms', [

@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'sms:delivered',
   'sms:failed',
   'modem:state',
+  'cdr-push:failing',
 ] as const;
 
 /** One event type. */

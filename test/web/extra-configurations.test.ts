@@ -123,6 +123,7 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
       interval_seconds: 30,
       batch_size: 5,
       send_history: true,
+      alert_after_seconds: 600,
       signing_secret_set: false,
       signing_rotating: false,
     });

@@ -6,10 +6,12 @@ import { type Clock, systemClock } from '../../shared/clock.js';
 import type { Store } from '../../store/index.js';
 import { TimeFormatter } from '../wire-record.js';
 import { createDeliveryLeadership, DEFAULT_LEASE_TTL_MS } from './delivery-leadership.js';
-import { pruneDeliveryLog } from './delivery-log.js';
+import { listDeliveryLog, pruneDeliveryLog } from './delivery-log.js';
 import { type RunResult, runDelivery } from './delivery-run.js';
 import { HttpSender } from './http-sender.js';
+import { PushAlert } from './push-alert.js';
 import type { PushLogger } from './push-logger.js';
+import { backlogOf, readPushState } from './push-state.js';
 import { loadCdrPushSettings } from './settings-store.js';
 
 /** Waits ms milliseconds or until the signal aborts. */
@@ -70,6 +72,8 @@ export function startCdrPushJob(options: CdrPushJobOptions): CdrPushJob {
     databaseUrl: options.databaseUrl,
   });
 
+  const alert = new PushAlert();
+
   async function tick(): Promise<number> {
     const settings = await loadCdrPushSettings(store);
     const intervalMs = settings.interval_seconds * 1000;
@@ -88,6 +92,18 @@ export function startCdrPushJob(options: CdrPushJobOptions): CdrPushJob {
       leadership,
     });
     options.onRun?.(result);
+    const state = await readPushState(store.db);
+    if (state.failingSinceMs !== null) {
+      const [last] = await listDeliveryLog(store, 1);
+      await alert.check(
+        store,
+        settings,
+        { failingSinceMs: state.failingSinceMs, lastError: last?.error ?? '' },
+        await backlogOf(store, state),
+        clock.now(),
+        logger,
+      );
+    }
     if (result.acknowledged > 0) {
       logger?.info(
         { records: result.acknowledged, requests: result.requests, outcome: result.outcome },

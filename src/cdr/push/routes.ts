@@ -7,6 +7,7 @@ import { CDR_WIRE_FIELDS } from '../record.js';
 import { TimeFormatter } from '../wire-record.js';
 import { listDeliveryLog } from './delivery-log.js';
 import { HttpSender } from './http-sender.js';
+import { isAlerting } from './push-alert.js';
 import { CdrPushError } from './push-error.js';
 import { backlogOf, readPushState, replayFrom } from './push-state.js';
 import { settingsView } from './settings.js';
@@ -33,6 +34,7 @@ const settingsViewSchema = {
     interval_seconds: { type: 'integer' },
     batch_size: { type: 'integer' },
     send_history: { type: 'boolean' },
+    alert_after_seconds: { type: 'integer' },
     signing_secret_set: { type: 'boolean' },
     signing_rotating: { type: 'boolean' },
     signing_secret: { type: 'string' },
@@ -49,6 +51,8 @@ const logSchema = {
     last_acknowledged_db_id: nullableInt,
     backlog: { type: 'integer' },
     failing_since: nullableString,
+    /** Failing for longer than alert_after_seconds (push:failing). */
+    alert: { type: 'boolean' },
     last_success: nullableString,
     data: {
       type: 'array',
@@ -124,6 +128,7 @@ export async function cdrPushRoutes(app: FastifyInstance, deps: CdrPushDeps): Pr
       last_acknowledged_db_id: state.ackedDbId,
       backlog: await backlogOf(store, state),
       failing_since: iso(state.failingSinceMs),
+      alert: isAlerting(settings, state.failingSinceMs, clock.now()),
       last_success: iso(state.lastSuccessMs),
       data: entries.map((e) => ({
         at: new Date(e.atMs).toISOString(),

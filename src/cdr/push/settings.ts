@@ -24,6 +24,8 @@ export interface CdrPushSettings {
   batch_size: number;
   /** Applies to the first enable only: start from db_id 1 instead of after the newest record. */
   send_history: boolean;
+  /** Seconds of failing without a success after which push:failing is raised (0: never). */
+  alert_after_seconds: number;
   /** Standard Webhooks secret (whsec_...) deliveries are signed with; '' = unsigned. */
   signing_secret: string;
   /** During a rotation, the previous secret, which signs too; ''. */
@@ -43,6 +45,7 @@ export interface CdrPushSettingsView {
   interval_seconds: number;
   batch_size: number;
   send_history: boolean;
+  alert_after_seconds: number;
   signing_secret_set: boolean;
   /** A previous secret still signs (a rotation is under way). */
   signing_rotating: boolean;
@@ -74,6 +77,7 @@ export const DEFAULT_CDR_PUSH_SETTINGS: Readonly<CdrPushSettings> = Object.freez
   interval_seconds: 60,
   batch_size: 1,
   send_history: false,
+  alert_after_seconds: 600,
   signing_secret: '',
   previous_signing_secret: '',
 });
@@ -97,6 +101,7 @@ export function settingsView(s: CdrPushSettings): CdrPushSettingsView {
     interval_seconds: s.interval_seconds,
     batch_size: s.batch_size,
     send_history: s.send_history,
+    alert_after_seconds: s.alert_after_seconds,
     signing_secret_set: s.signing_secret !== '',
     signing_rotating: s.previous_signing_secret !== '',
   };
@@ -207,6 +212,8 @@ export function applyPatch(current: CdrPushSettings, patch: unknown): CdrPushSet
     next.interval_seconds = int('interval_seconds', p.interval_seconds, 1, MAX_INTERVAL_SECONDS);
   if ('batch_size' in p) next.batch_size = int('batch_size', p.batch_size, 1, MAX_BATCH_SIZE);
   if ('send_history' in p) next.send_history = bool('send_history', p.send_history);
+  if ('alert_after_seconds' in p)
+    next.alert_after_seconds = int('alert_after_seconds', p.alert_after_seconds, 0, 7 * MAX_INTERVAL_SECONDS);
   if ('signing_secret' in p) {
     const v = p.signing_secret;
     if (v === null || v === '') {

@@ -49,6 +49,7 @@ describe('CDR push settings validation', () => {
       interval_seconds: 60,
       batch_size: 1,
       send_history: false,
+      alert_after_seconds: 600,
       signing_secret_set: false,
       signing_rotating: false,
     });
