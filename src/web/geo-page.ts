@@ -65,5 +65,5 @@ ${
 </dl>
 ${status.files.length === 0 ? html`<p id="no-files">No file is loaded.</p>` : status.files.map(listsTable)}`
 }`;
-  return layout({ title: 'Geo', username, body, path: GEO_PAGE_PATH, script: 'geo.js' });
+  return layout({ title: 'Geo', username, body, path: GEO_PAGE_PATH, script: 'geo.js', sharedHelpers: true });
 }

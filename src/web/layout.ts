@@ -11,6 +11,8 @@ export interface LayoutOptions {
   title: string;
   /** The page's script file name under ASSET_PREFIX, if it has one. */
   script?: string;
+  /** The page's script uses the shared helpers of console.js (`bg`), which then loads first. */
+  sharedHelpers?: boolean;
   /** The logged-in user's name; shows the logout button. */
   username?: string;
   body: Html;
@@ -57,7 +59,9 @@ function menu(current: string | undefined): Html {
 export function layout(o: LayoutOptions): string {
   // A page's own script handles its logout button; pages without one get the shared console.js.
   const file = o.script ?? (o.username ? 'console.js' : undefined);
-  const script = file ? html`<script src="${ASSET_PREFIX}/${file}" defer></script>` : '';
+  const shared =
+    o.sharedHelpers && o.script ? html`<script src="${ASSET_PREFIX}/console.js" defer></script>` : '';
+  const script = file ? html`${shared}<script src="${ASSET_PREFIX}/${file}" defer></script>` : '';
   const user = o.username
     ? html`<div class="user">
         <span>Logged in as <strong>${o.username}</strong></span>

@@ -103,5 +103,6 @@ ${settingsTabs('/pbx/settings/system')}
     body,
     path: '/pbx/settings',
     script: 'settings-system.js',
+    sharedHelpers: true,
   });
 }

@@ -52,5 +52,12 @@ ${webhooks.length === 0 ? html`<p>None yet.</p>` : ''}
   </fieldset>
   <div class="actions"><button type="submit">Add webhook</button></div>
 </form>`;
-  return layout({ title: 'Webhooks', username, body, path: WEBHOOKS_PATH, script: 'webhooks.js' });
+  return layout({
+    title: 'Webhooks',
+    username,
+    body,
+    path: WEBHOOKS_PATH,
+    script: 'webhooks.js',
+    sharedHelpers: true,
+  });
 }

@@ -1,30 +1,9 @@
-// Routing > Geo: the lookup box and the files form, over /api/geo/* with the console session.
+// Routing > Geo: the lookup box and the files form, over /api/geo/* with the console session
+// (helpers from console.js).
 // biome-ignore lint/suspicious/noRedundantUseStrict: a classic (non-module) script: strict mode is not implied
 'use strict';
 
-const $ = (id) => document.getElementById(id);
-
-async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: 'same-origin',
-  });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.error?.message ?? `HTTP ${res.status}`);
-  return data;
-}
-
-function fieldError(id, message) {
-  $(`${id}-error`).textContent = message;
-  if (message) {
-    $(id).setAttribute('aria-invalid', 'true');
-    $(id).focus();
-  } else {
-    $(id).removeAttribute('aria-invalid');
-  }
-}
+const { $, api, fieldError } = globalThis.bg;
 
 $('geo-lookup')?.addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -71,9 +50,4 @@ $('reload')?.addEventListener('click', async () => {
   } catch (err) {
     $('files-status').textContent = err.message;
   }
-});
-
-$('logout')?.addEventListener('click', async () => {
-  await fetch('/api/logout', { method: 'POST', credentials: 'same-origin' });
-  location.assign('/login');
 });

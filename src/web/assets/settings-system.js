@@ -2,17 +2,7 @@
 // biome-ignore lint/suspicious/noRedundantUseStrict: a classic (non-module) script: strict mode is not implied
 'use strict';
 
-const $ = (id) => document.getElementById(id);
-
-function fieldError(id, message) {
-  $(`${id}-error`).textContent = message;
-  if (message) {
-    $(id).setAttribute('aria-invalid', 'true');
-    $(id).focus();
-  } else {
-    $(id).removeAttribute('aria-invalid');
-  }
-}
+const { $, fieldError } = globalThis.bg;
 
 $('tls-upload')?.addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -38,9 +28,4 @@ $('tls-upload')?.addEventListener('submit', async (event) => {
   const message = data?.error?.message ?? `HTTP ${res.status}`;
   // Messages start with the field they are about: "cert: ..." or "key: ...".
   fieldError(message.startsWith('key:') ? 'tls-key' : 'tls-cert', message);
-});
-
-$('logout')?.addEventListener('click', async () => {
-  await fetch('/api/logout', { method: 'POST', credentials: 'same-origin' });
-  location.assign('/login');
 });
