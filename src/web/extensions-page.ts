@@ -39,5 +39,12 @@ ${extensions.length === 0 ? html`<p id="no-extensions">No extensions yet.</p>` :
   <div class="row"><span class="label-cell"></span><span><input type="checkbox" id="cdr_access" name="cdr_access"> <label for="cdr_access">CDR Access</label></span></div>
   <div class="actions"><button type="submit">Add extension</button></div>
 </form>`;
-  return layout({ title: 'Extensions', script: 'extensions.js', username, body, path: EXTENSIONS_PATH });
+  return layout({
+    title: 'Extensions',
+    script: 'extensions.js',
+    sharedHelpers: true,
+    username,
+    body,
+    path: EXTENSIONS_PATH,
+  });
 }

@@ -51,6 +51,7 @@ ${sources === null ? html`<p>This server runs no ingest sources (it was not star
   return layout({
     title: 'Ingest sources',
     script: 'settings-ingest.js',
+    sharedHelpers: true,
     username,
     body,
     path: '/pbx/settings',

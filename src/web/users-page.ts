@@ -76,5 +76,12 @@ export function usersPage(
   </fieldset>
   <div class="actions"><button type="submit">Create token</button></div>
 </form>`;
-  return layout({ title: 'Users', script: 'users.js', username, body, path: USERS_PATH });
+  return layout({
+    title: 'Users',
+    script: 'users.js',
+    sharedHelpers: true,
+    username,
+    body,
+    path: USERS_PATH,
+  });
 }

@@ -3,19 +3,7 @@
 // biome-ignore lint/suspicious/noRedundantUseStrict: a classic (non-module) script: strict mode is not implied
 'use strict';
 
-const $ = (id) => document.getElementById(id);
-
-async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: 'same-origin',
-  });
-  const data = res.status === 204 ? null : await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.error?.message ?? `HTTP ${res.status}`);
-  return data;
-}
+const { $, api } = globalThis.bg;
 
 function showCredential(number, answer) {
   const box = $('credential');
@@ -144,9 +132,4 @@ $('extensions').addEventListener('click', async (event) => {
   } catch (err) {
     listError(err.message);
   }
-});
-
-$('logout')?.addEventListener('click', async () => {
-  await fetch('/api/logout', { method: 'POST', credentials: 'same-origin' });
-  location.assign('/login');
 });

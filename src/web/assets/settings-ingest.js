@@ -2,19 +2,7 @@
 // biome-ignore lint/suspicious/noRedundantUseStrict: a classic (non-module) script: strict mode is not implied
 'use strict';
 
-const $ = (id) => document.getElementById(id);
-
-async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: 'same-origin',
-  });
-  const data = res.status === 204 ? null : await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.error?.message ?? `HTTP ${res.status}`);
-  return data;
-}
+const { $, api } = globalThis.bg;
 
 $('add-source').addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -41,9 +29,4 @@ $('sources').addEventListener('click', async (event) => {
     $('ingest-error').textContent = err.message;
     $('ingest-error').hidden = false;
   }
-});
-
-$('logout')?.addEventListener('click', async () => {
-  await fetch('/api/logout', { method: 'POST', credentials: 'same-origin' });
-  location.assign('/login');
 });

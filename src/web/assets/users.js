@@ -3,32 +3,12 @@
 // biome-ignore lint/suspicious/noRedundantUseStrict: a classic (non-module) script: strict mode is not implied
 'use strict';
 
-const $ = (id) => document.getElementById(id);
-
-async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: 'same-origin',
-  });
-  const data = res.status === 204 ? null : await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.error?.message ?? `HTTP ${res.status}`);
-  return data;
-}
+const { $, api, fieldError } = globalThis.bg;
 
 function say(message, ok) {
   $('users-error').textContent = ok ? '' : message;
   $('users-error').hidden = ok || !message;
   $('users-ok').textContent = ok ? message : '';
-}
-
-function fieldError(id, message) {
-  $(`${id}-error`).textContent = message;
-  if (message) {
-    $(id).setAttribute('aria-invalid', 'true');
-    $(id).focus();
-  } else $(id).removeAttribute('aria-invalid');
 }
 
 $('users').addEventListener('change', async (event) => {
@@ -136,9 +116,4 @@ $('tokens').addEventListener('click', async (event) => {
   } catch (err) {
     say(err.message, false);
   }
-});
-
-$('logout')?.addEventListener('click', async () => {
-  await fetch('/api/logout', { method: 'POST', credentials: 'same-origin' });
-  location.assign('/login');
 });
