@@ -18,7 +18,7 @@ import {
   type SiteList,
   SiteMatcher,
 } from '../src/geo/index.js';
-import { compileSiteRegex } from '../src/geo/site-regex.js';
+import { compileSiteRegex } from '../src/geo/site/site-regex.js';
 import { seededRandom } from '../src/shared/seeded-random.js';
 
 const corpora = resolve(import.meta.dirname, '../../shared/corpora/geo');

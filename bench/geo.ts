@@ -21,8 +21,8 @@ import {
   type SiteList,
   siteRuleToText,
 } from '../src/geo/index.js';
-import { loadIpSources } from '../src/geo/ip-loader.js';
-import { listSourceFiles, loadSiteSources } from '../src/geo/site-loader.js';
+import { loadIpSources } from '../src/geo/ip/ip-loader.js';
+import { listSourceFiles, loadSiteSources } from '../src/geo/site/site-loader.js';
 
 const corpora = resolve(import.meta.dirname, '../../shared/corpora/geo');
 const dataDir = resolve(corpora, 'domain-list-community/data');

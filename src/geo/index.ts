@@ -2,32 +2,36 @@
 // the matchers.
 // Other areas (server routes, the matcher) import from here only.
 
-export { type ByteSource, fileSource, memorySource } from './byte-source.js';
-export { CidrSet } from './cidr-set.js';
-export { GeoError, type GeoErrorCode } from './errors.js';
 export {
   type BuildProgress,
   type BuildResult,
   buildIpDat,
   buildSiteDat,
   writeFileAtomic,
-} from './geo-build.js';
-export { type DatEntry, type DatKind, GeoDat } from './geo-dat.js';
-export { type ExportFormat, type ExportOptions, type ExportResult, exportList } from './geo-export.js';
-export { type DatInfo, datDiff, datInfo, type ListDiff, type ListInfo } from './geo-info.js';
-export { formatCidr, type ParsedCidr, parseCidr } from './ip-address.js';
-export { compileIpLists } from './ip-compiler.js';
-export { decodeGeoIp } from './ip-decoder.js';
-export { encodeGeoIpList } from './ip-encoder.js';
-export { IpMatcher } from './ip-matcher.js';
+} from './dat/geo-build.js';
+export { type DatEntry, type DatKind, GeoDat } from './dat/geo-dat.js';
+export { type DatInfo, datDiff, datInfo, type ListDiff, type ListInfo } from './dat/geo-info.js';
+export { type DatMatcher, loadMatcher, matchQueries, type QueryMatch } from './dat/matcher-loader.js';
+export { GeoError, type GeoErrorCode } from './errors.js';
+export {
+  type ExportFormat,
+  type ExportOptions,
+  type ExportResult,
+  exportList,
+} from './formats/geo-export.js';
 export {
   cidrToText,
   type ListSelector,
   parseListSelector,
   selectRules,
   siteRuleToText,
-} from './list-text.js';
-export { type DatMatcher, loadMatcher, matchQueries, type QueryMatch } from './matcher-loader.js';
+} from './formats/list-text.js';
+export { CidrSet } from './ip/cidr-set.js';
+export { formatCidr, type ParsedCidr, parseCidr } from './ip/ip-address.js';
+export { compileIpLists } from './ip/ip-compiler.js';
+export { decodeGeoIp } from './ip/ip-decoder.js';
+export { encodeGeoIpList } from './ip/ip-encoder.js';
+export { IpMatcher } from './ip/ip-matcher.js';
 export {
   type Cidr,
   DomainType,
@@ -46,9 +50,10 @@ export {
   type LoadedGeoFile,
   lookupLines,
 } from './service/index.js';
-export { compileSites } from './site-compiler.js';
-export { decodeGeoSite } from './site-decoder.js';
-export { encodeGeoSiteList } from './site-encoder.js';
-export { normalizeDomain, SiteMatcher } from './site-matcher.js';
-export { compileSiteRegex, type SiteRegex } from './site-regex.js';
-export { parseSiteSource } from './site-source.js';
+export { compileSites } from './site/site-compiler.js';
+export { decodeGeoSite } from './site/site-decoder.js';
+export { encodeGeoSiteList } from './site/site-encoder.js';
+export { normalizeDomain, SiteMatcher } from './site/site-matcher.js';
+export { compileSiteRegex, type SiteRegex } from './site/site-regex.js';
+export { parseSiteSource } from './site/site-source.js';
+export { type ByteSource, fileSource, memorySource } from './wire/byte-source.js';

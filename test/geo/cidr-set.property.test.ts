@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CidrSet, compileIpLists, encodeGeoIpList } from '../../src/geo/index.js';
-import { bytesToBigint } from '../../src/geo/ip-address.js';
-import { encodeCidrSets } from '../../src/geo/ip-encoder.js';
+import { bytesToBigint } from '../../src/geo/ip/ip-address.js';
+import { encodeCidrSets } from '../../src/geo/ip/ip-encoder.js';
 
 type Range = [bigint, bigint];
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildIpDat, buildSiteDat, GeoDat } from '../../src/geo/index.js';
-import { WireWriter } from '../../src/geo/wire-writer.js';
+import { WireWriter } from '../../src/geo/wire/wire-writer.js';
 import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
 
 const upstream = (name: string) => readFileSync(resolve(geoCorpora, 'upstream', name));

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { cidrToText, GeoError, parseCidr } from '../../src/geo/index.js';
-import { bigintToBytes, formatIPv6, parseIPv6 } from '../../src/geo/ip-address.js';
-import { parseIpText } from '../../src/geo/ip-source.js';
+import { bigintToBytes, formatIPv6, parseIPv6 } from '../../src/geo/ip/ip-address.js';
+import { parseIpText } from '../../src/geo/ip/ip-source.js';
 
 const textOf = (text: string) =>
   parseIpText(text, 'lists/x.txt')

@@ -11,8 +11,8 @@ import {
   type IpList,
   type SiteList,
 } from '../../src/geo/index.js';
-import { IpMatcher } from '../../src/geo/ip-matcher.js';
-import { SiteMatcher } from '../../src/geo/site-matcher.js';
+import { IpMatcher } from '../../src/geo/ip/ip-matcher.js';
+import { SiteMatcher } from '../../src/geo/site/site-matcher.js';
 import { seededRandom } from '../../src/shared/seeded-random.js';
 import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
 import { ipReference, siteReference } from './support/matcher-reference.js';

@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { GeoError, type IpList } from '../../src/geo/index.js';
-import { bigintToBytes, parseCidr } from '../../src/geo/ip-address.js';
-import { IpMatcher } from '../../src/geo/ip-matcher.js';
+import { bigintToBytes, parseCidr } from '../../src/geo/ip/ip-address.js';
+import { IpMatcher } from '../../src/geo/ip/ip-matcher.js';
 import { referenceIpMatch } from './support/matcher-reference.js';
 
 function list(code: string, cidrs: string[], inverseMatch = false): IpList {

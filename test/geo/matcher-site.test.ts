@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, test } from 'vitest';
 import { DomainType, GeoError, type SiteList, type SiteRule } from '../../src/geo/index.js';
-import { SiteMatcher } from '../../src/geo/site-matcher.js';
-import { compileSiteRegex, translateRe2 } from '../../src/geo/site-regex.js';
+import { SiteMatcher } from '../../src/geo/site/site-matcher.js';
+import { compileSiteRegex, translateRe2 } from '../../src/geo/site/site-regex.js';
 import { referenceSiteMatch } from './support/matcher-reference.js';
 
 const rule = (type: DomainType, value: string, ...attrs: string[]): SiteRule => ({

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { cidrToText, compileIpLists, GeoError } from '../../src/geo/index.js';
-import { readMmdbCountries } from '../../src/geo/mmdb-source.js';
+import { readMmdbCountries } from '../../src/geo/ip/mmdb-source.js';
 import { ipv4Bits, ipv6Bits, writeMmdb } from './support/mmdb-writer.js';
 
 function listsOf(db: Buffer): Record<string, string[]> {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { compileSites, GeoError, type SiteList, siteRuleToText } from '../../src/geo/index.js';
-import { parseSiteSource } from '../../src/geo/site-source.js';
+import { parseSiteSource } from '../../src/geo/site/site-source.js';
 
 function compile(files: Record<string, string>, codes?: string[]): Record<string, string[]> {
   const sources = Object.entries(files).map(([name, text]) => parseSiteSource(name, text, `data/${name}`));

@@ -5,7 +5,7 @@
 // here from its description, independent of src/geo.
 import { describe, expect, test } from 'vitest';
 import { compileSites, siteRuleToText } from '../../src/geo/index.js';
-import { parseSiteSource } from '../../src/geo/site-source.js';
+import { parseSiteSource } from '../../src/geo/site/site-source.js';
 import { seededRandom } from '../../src/shared/seeded-random.js';
 
 function compile(files: Record<string, string>): Record<string, string[]> {

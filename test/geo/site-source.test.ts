@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { GeoError } from '../../src/geo/index.js';
-import { parseSiteSource } from '../../src/geo/site-source.js';
+import { parseSiteSource } from '../../src/geo/site/site-source.js';
 
 const parse = (text: string, code = 'test') => parseSiteSource(code, text, `data/${code}`);
 const rule = (text: string) => {

@@ -4,14 +4,14 @@
 //
 //   files (+ --codes) -> GeoDat -> loadMatcher (selected lists only) -> GeoLookup.lookup(query)
 import { statSync } from 'node:fs';
+import { GeoDat } from '../dat/geo-dat.js';
+import { datInfo, type ListInfo } from '../dat/geo-info.js';
+import { loadMatcher } from '../dat/matcher-loader.js';
 import { GeoError } from '../errors.js';
-import { GeoDat } from '../geo-dat.js';
-import { datInfo, type ListInfo } from '../geo-info.js';
-import { parseIPv4, parseIPv6 } from '../ip-address.js';
-import type { IpMatcher } from '../ip-matcher.js';
-import { parseListSelector } from '../list-text.js';
-import { loadMatcher } from '../matcher-loader.js';
-import type { SiteMatcher } from '../site-matcher.js';
+import { parseListSelector } from '../formats/list-text.js';
+import { parseIPv4, parseIPv6 } from '../ip/ip-address.js';
+import type { IpMatcher } from '../ip/ip-matcher.js';
+import type { SiteMatcher } from '../site/site-matcher.js';
 
 /** The files a lookup answers from; at least one. */
 export interface GeoLookupFiles {

@@ -8,7 +8,7 @@ import {
   type SiteList,
   type SiteRule,
 } from '../../../src/geo/index.js';
-import { bytesToBigint } from '../../../src/geo/ip-address.js';
+import { bytesToBigint } from '../../../src/geo/ip/ip-address.js';
 
 const re2Cache = new Map<string, RE2JS>();
 

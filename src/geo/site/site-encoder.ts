@@ -1,7 +1,7 @@
 // Writes site lists as a GeoSiteList (geosite.dat) by hand: country_code first, then domains in
 // order; default values (type Plain, false) left off the wire, as Go's and protobuf-es's encoders do.
-import type { SiteList, SiteRule } from './model.js';
-import { WireType, WireWriter } from './wire-writer.js';
+import type { SiteList, SiteRule } from '../model.js';
+import { WireType, WireWriter } from '../wire/wire-writer.js';
 
 /** Appends one Domain message (without its own tag) to the writer. */
 export function writeDomain(w: WireWriter, rule: SiteRule): void {

@@ -2,8 +2,8 @@
 // the base name without extension is the code) and an optional country mmdb.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
+import { GeoError } from '../errors.js';
 import { CidrSet } from './cidr-set.js';
-import { GeoError } from './errors.js';
 import { parseIpText } from './ip-source.js';
 import { readMmdbCountries } from './mmdb-source.js';
 

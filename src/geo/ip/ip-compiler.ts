@@ -2,10 +2,11 @@
 //   sources -> one CidrSet per upper-cased code (same code from several sources is a union)
 //   -> optional --codes filter -> merge to minimal CIDRs -> lists sorted by code.
 // The file reading lives in ip-loader.ts; this is pure.
+
+import { GeoError } from '../errors.js';
+import type { IpList } from '../model.js';
+import { compareCodePoints } from '../site/site-compiler.js';
 import type { CidrSet } from './cidr-set.js';
-import { GeoError } from './errors.js';
-import type { IpList } from './model.js';
-import { compareCodePoints } from './site-compiler.js';
 
 /** Options of compileIpLists. */
 export interface CompileIpOptions {

@@ -2,7 +2,7 @@
 // order; the base name is the list code) and parses each file. The only I/O of the site compiler.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { GeoError } from './errors.js';
+import { GeoError } from '../errors.js';
 import { type ParsedSource, parseSiteSource } from './site-source.js';
 
 /** Lists every regular file under dir, recursively, sorted by path. */

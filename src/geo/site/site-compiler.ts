@@ -3,8 +3,8 @@
 //   check; an include takes the included list's rules before its redundant subdomains are dropped)
 //   -> de-duplicate by canonical text -> drop redundant subdomains -> sort -> SiteList[].
 // Pure: no I/O; errors name the file:line of the include that failed.
-import { GeoError } from './errors.js';
-import { DomainType, type SiteList, type SiteRule } from './model.js';
+import { GeoError } from '../errors.js';
+import { DomainType, type SiteList, type SiteRule } from '../model.js';
 import type { ParsedSource, SourceInclusion, SourceRule } from './site-source.js';
 
 /** Options of compileSites. */

@@ -3,7 +3,7 @@
 // other pattern runs on re2js. Also finds a literal every match must contain (the prefilter).
 //   pattern -> RE2JS.compile (validity) -> translate (safe subset) -> RegExp | re2js
 import { RE2JS } from 're2js';
-import { GeoError } from './errors.js';
+import { GeoError } from '../errors.js';
 
 /** A compiled regexp rule: `test` searches (unanchored unless the pattern anchors). */
 export interface SiteRegex {

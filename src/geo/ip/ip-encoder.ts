@@ -1,8 +1,9 @@
 // Writes IP lists as a GeoIPList (geoip.dat) by hand: country_code, then CIDRs (ip bytes, prefix
 // left off when 0), inverse_match only when true; same bytes as Go's and protobuf-es's encoders.
+
+import type { IpList } from '../model.js';
+import { WireWriter } from '../wire/wire-writer.js';
 import type { CidrSet } from './cidr-set.js';
-import type { IpList } from './model.js';
-import { WireWriter } from './wire-writer.js';
 
 /** Appends one GeoIP message (without its own tag) to the writer. */
 export function writeGeoIp(w: WireWriter, list: IpList): void {

@@ -3,12 +3,12 @@
 //   site: data dir -> loadSiteSources -> compileSites -> encodeGeoSiteList -> file
 //   ip:   lists/dirs + mmdb -> loadIpSources -> compileIpLists -> encodeGeoIpList -> file
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { selectIpSets } from './ip-compiler.js';
-import { encodeCidrSets } from './ip-encoder.js';
-import { loadIpSources } from './ip-loader.js';
-import { compileSites } from './site-compiler.js';
-import { encodeGeoSiteList } from './site-encoder.js';
-import { loadSiteSources } from './site-loader.js';
+import { selectIpSets } from '../ip/ip-compiler.js';
+import { encodeCidrSets } from '../ip/ip-encoder.js';
+import { loadIpSources } from '../ip/ip-loader.js';
+import { compileSites } from '../site/site-compiler.js';
+import { encodeGeoSiteList } from '../site/site-encoder.js';
+import { loadSiteSources } from '../site/site-loader.js';
 
 /** Progress callback: phase name, done, total. */
 export type BuildProgress = (phase: string, done: number, total: number) => void;

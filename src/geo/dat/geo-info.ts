@@ -1,9 +1,10 @@
 // Summaries and differences of .dat files, decoding one entry at a time so memory stays bounded:
 // info = kind + per-code counts by rule type; diff = codes added/removed and, per common code,
 // the rules added/removed (entries with identical bytes are skipped without decoding).
+
+import { cidrToText, siteRuleToText } from '../formats/list-text.js';
 import { ipEntryStats, siteEntryStats } from './entry-stats.js';
 import type { GeoDat } from './geo-dat.js';
-import { cidrToText, siteRuleToText } from './list-text.js';
 
 /** Counts of one list. */
 export interface ListInfo {

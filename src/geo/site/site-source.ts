@@ -2,7 +2,7 @@
 // `include:` lines and `&affiliation` targets, validating every line the way the upstream builder
 // does. Pure: text in, parsed list out; errors say file:line and what was wrong.
 import { RE2JS } from 're2js';
-import { GeoError } from './errors.js';
+import { GeoError } from '../errors.js';
 
 /** Source rule types, as written before the colon. */
 export type SourceRuleType = 'domain' | 'full' | 'keyword' | 'regexp';

@@ -1,7 +1,7 @@
 // Decodes one GeoIP message from .dat bytes by hand, skipping unknown fields and checking that
 // every CIDR is 4 or 16 bytes with a prefix that fits. Errors carry the file offset.
-import type { Cidr, IpList } from './model.js';
-import { WireReader } from './wire-reader.js';
+import type { Cidr, IpList } from '../model.js';
+import { WireReader } from '../wire/wire-reader.js';
 
 /** Decodes the GeoIP whose fields span bytes[start, end); base is the file offset of bytes[0]. */
 export function decodeGeoIp(bytes: Uint8Array, start: number, end: number, base = 0): IpList {

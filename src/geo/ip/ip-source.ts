@@ -1,7 +1,8 @@
 // Parses a text IP list (one CIDR or address per line; `#`, `//` and `/*` start a comment) into a
 // CidrSet, reporting the first bad line as file:line. Pure: text in, set out.
+
+import { GeoError } from '../errors.js';
 import { CidrSet } from './cidr-set.js';
-import { GeoError } from './errors.js';
 
 /** Adds every network of a text list to `into` (a new set by default) and returns it. */
 export function parseIpText(text: string, file: string, into: CidrSet = new CidrSet()): CidrSet {

@@ -4,10 +4,11 @@
 //   lists -> merged ranges (CidrSet) -> toggle events -> sweep -> interval starts + set per interval
 //   lookup: parse in place (or take a uint32 / four words) -> binary search -> copy the set out
 // IPv4-mapped IPv6 (::ffff:a.b.c.d) is looked up as IPv4, as v2ray does.
+
+import { GeoError } from '../errors.js';
+import type { IpList } from '../model.js';
 import { CidrSet } from './cidr-set.js';
-import { GeoError } from './errors.js';
 import { addPowerOfTwo, parseDotted, parseIPv6Words, type Words } from './ipv6-words.js';
-import type { IpList } from './model.js';
 
 /** One family's table: interval k starts at point k (width words each) and matches set setOf[k]. */
 interface FamilyTable {

@@ -3,6 +3,7 @@
 // cut into the largest aligned blocks. IPv4 first, then IPv6, each ascending (as netipx does).
 // Hot path: IPv4 as uint32 numbers, IPv6 as four uint32 words in typed arrays (no bigint).
 
+import type { Cidr } from '../model.js';
 import type { ParsedCidr } from './ip-address.js';
 import {
   addPowerOfTwo,
@@ -16,7 +17,6 @@ import {
   type Words,
   wordsToBytes,
 } from './ipv6-words.js';
-import type { Cidr } from './model.js';
 
 /** Receives merged networks in order: IPv4 starts as uint32, IPv6 starts as four words. */
 export interface CidrSink {

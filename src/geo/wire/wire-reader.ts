@@ -1,7 +1,7 @@
 // A bounds-checked protobuf binary reader for the geo messages. Every read checks the end of the
 // current message; a truncated or malformed field throws GeoError('dat_corrupt') naming the byte
 // offset in the file (base + position), never a RangeError from deep inside.
-import { GeoError } from './errors.js';
+import { GeoError } from '../errors.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 

@@ -1,7 +1,7 @@
 // Text forms of decoded lists: a site rule back in domain-list-community source syntax, a CIDR as
 // `addr/prefix`, and the `code@attr` selector routers use (geosite:google@ads).
-import { formatCidr } from './ip-address.js';
-import { DomainType, type SiteList, type SiteRule } from './model.js';
+import { formatCidr } from '../ip/ip-address.js';
+import { DomainType, type SiteList, type SiteRule } from '../model.js';
 
 const PREFIX: Record<number, string> = {
   [DomainType.Plain]: 'keyword',

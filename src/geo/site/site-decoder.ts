@@ -1,7 +1,7 @@
 // Decodes one GeoSite message from .dat bytes by hand (no generic reflection), skipping unknown
 // fields; used by the reader to decode only the list asked for. Errors carry the file offset.
-import type { SiteAttribute, SiteList, SiteRule } from './model.js';
-import { WireReader } from './wire-reader.js';
+import type { SiteAttribute, SiteList, SiteRule } from '../model.js';
+import { WireReader } from '../wire/wire-reader.js';
 
 /** Decodes the GeoSite whose fields span bytes[start, end); base is the file offset of bytes[0]. */
 export function decodeGeoSite(bytes: Uint8Array, start: number, end: number, base = 0): SiteList {

@@ -1,10 +1,11 @@
 // Converts one list to what other tools load: plain text (source syntax or CIDRs), dnsmasq
 // `ipset=`/`nftset=`/`server=` lines for a site list, or an nftables set file for an IP list.
 // Rules a target cannot express (keyword, regexp for dnsmasq) are skipped and counted.
-import { GeoError } from './errors.js';
-import type { GeoDat } from './geo-dat.js';
+
+import type { GeoDat } from '../dat/geo-dat.js';
+import { GeoError } from '../errors.js';
+import { DomainType } from '../model.js';
 import { cidrToText, parseListSelector, selectRules, siteRuleToText } from './list-text.js';
-import { DomainType } from './model.js';
 
 /** Export formats. */
 export type ExportFormat = 'text' | 'dnsmasq' | 'nftables';

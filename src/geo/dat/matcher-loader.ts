@@ -1,12 +1,12 @@
 // Builds a matcher from an opened .dat file: decodes only the lists asked for (all of them by
 // default), tells site from IP files as `geo info` does, and answers a batch of queries.
 //   GeoDat -> readSite / readIp (selected entries) -> SiteMatcher | IpMatcher -> codes per query
-import { GeoError } from './errors.js';
+import { GeoError } from '../errors.js';
+import { parseListSelector } from '../formats/list-text.js';
+import { IpMatcher } from '../ip/ip-matcher.js';
+import type { SiteList } from '../model.js';
+import { SiteMatcher } from '../site/site-matcher.js';
 import type { GeoDat } from './geo-dat.js';
-import { IpMatcher } from './ip-matcher.js';
-import { parseListSelector } from './list-text.js';
-import type { SiteList } from './model.js';
-import { SiteMatcher } from './site-matcher.js';
 
 /** A compiled matcher of either kind. */
 export type DatMatcher =

@@ -5,11 +5,12 @@
 //        -> right-to-left walk hashing each label suffix -> DomainTable (full / domain rules)
 //        -> one Aho-Corasick pass (keywords + each regexp's required literal) -> candidate regexps
 //        -> list indexes into the caller's Uint32Array, ascending
+
+import { GeoError } from '../errors.js';
+import { type ListSelector, parseListSelector, selectRules } from '../formats/list-text.js';
+import { DomainType, type SiteList } from '../model.js';
 import { DomainTable, hashStep } from './domain-table.js';
-import { GeoError } from './errors.js';
 import { KeywordAutomaton } from './keyword-automaton.js';
-import { type ListSelector, parseListSelector, selectRules } from './list-text.js';
-import { DomainType, type SiteList } from './model.js';
 import { compileSiteRegex, type SiteRegex } from './site-regex.js';
 
 /** Groups of target indexes, flattened: group g holds ids[start[g], start[g + 1]). */

@@ -3,12 +3,13 @@
 //   header and country_code -> index {code, offset, length} -> decode one entry on demand.
 // The kind (site or ip) is told from the first rule's shape. Corrupt or truncated data throws
 // GeoError('dat_corrupt') with the byte offset.
-import { type ByteSource, fileSource, memorySource } from './byte-source.js';
-import { GeoError } from './errors.js';
-import { decodeGeoIp } from './ip-decoder.js';
-import type { IpList, SiteList } from './model.js';
-import { decodeGeoSite } from './site-decoder.js';
-import { WireReader } from './wire-reader.js';
+
+import { GeoError } from '../errors.js';
+import { decodeGeoIp } from '../ip/ip-decoder.js';
+import type { IpList, SiteList } from '../model.js';
+import { decodeGeoSite } from '../site/site-decoder.js';
+import { type ByteSource, fileSource, memorySource } from '../wire/byte-source.js';
+import { WireReader } from '../wire/wire-reader.js';
 
 /** What a .dat file holds: domain lists, IP lists, or nothing that tells (no rules at all). */
 export type DatKind = 'site' | 'ip' | 'empty';

@@ -3,8 +3,8 @@
 // walked here; data records are decoded by mmdb-lib. IPv4 comes from the ::/96 subtree of an IPv6
 // database; its aliases (::ffff:0:0/96, 2002::/16) are skipped so no network is counted twice.
 import { type CountryResponse, Reader } from 'mmdb-lib';
+import { GeoError } from '../errors.js';
 import { CidrSet } from './cidr-set.js';
-import { GeoError } from './errors.js';
 import { formatIPv4, formatIPv6 } from './ip-address.js';
 
 /** Reads every network of a country mmdb; codes are upper case. */

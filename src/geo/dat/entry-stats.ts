@@ -1,7 +1,7 @@
 // Counts the rules of one .dat entry by type without decoding strings or building objects: a
 // walk over the wire fields, used by `geo info` so a large file is summarised quickly.
-import { ruleTypeName } from './list-text.js';
-import { WireReader } from './wire-reader.js';
+import { ruleTypeName } from '../formats/list-text.js';
+import { WireReader } from '../wire/wire-reader.js';
 
 /** Counts of one entry. */
 export interface EntryStats {
