@@ -1,11 +1,15 @@
 // Plain data shapes the geo compilers, readers and (later) the matcher share. They mirror
 // proto/geo.proto but skip the generated message classes so hot paths stay allocation-light.
-import { Domain_Type } from './gen/geo_pb.js';
 
-/** Rule types, numbered as on the wire (Plain=0 keyword, Regex=1, RootDomain=2, Full=3). */
-export const DomainType = Domain_Type;
+/**
+ * Rule types, numbered as on the wire (Plain=0 keyword, Regex=1, RootDomain=2, Full=3): the
+ * values of geo.proto's Domain.Type, written out here so that loading the matchers does not load
+ * the generated descriptors and the protobuf runtime (about 9 MB of a router's memory).
+ * test/geo/wire.test.ts checks them against the generated enum.
+ */
+export const DomainType = { Plain: 0, Regex: 1, RootDomain: 2, Full: 3 } as const;
 /** A rule type number as on the wire. */
-export type DomainType = Domain_Type;
+export type DomainType = (typeof DomainType)[keyof typeof DomainType];
 
 /** A rule attribute such as `@ads`: a boolean flag, or an int64 value from files that carry one. */
 export interface SiteAttribute {

@@ -3,8 +3,9 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { GeoIPListSchema, GeoSiteListSchema } from '../../src/geo/gen/geo_pb.js';
+import { Domain_Type, GeoIPListSchema, GeoSiteListSchema } from '../../src/geo/gen/geo_pb.js';
 import {
+  DomainType,
   decodeGeoIp,
   decodeGeoSite,
   encodeGeoIpList,
@@ -56,6 +57,17 @@ function toGeneratedSites(lists: SiteList[]) {
     })),
   });
 }
+
+test('DomainType, written out in model.ts, has the values of the generated Domain.Type', () => {
+  expect(DomainType).toEqual({
+    Plain: Domain_Type.Plain,
+    Regex: Domain_Type.Regex,
+    RootDomain: Domain_Type.RootDomain,
+    Full: Domain_Type.Full,
+  });
+  const generated = Object.entries(Domain_Type).filter(([, v]) => typeof v === 'number');
+  expect(Object.fromEntries(generated)).toEqual(DomainType);
+});
 
 describe('hand-written codec versus generated code', () => {
   test('encodeGeoSiteList writes the bytes toBinary writes', () => {

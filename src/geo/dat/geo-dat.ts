@@ -5,7 +5,7 @@
 // GeoError('dat_corrupt') with the byte offset.
 
 import { GeoError } from '../errors.js';
-import { decodeGeoIp } from '../ip/ip-decoder.js';
+import { decodeGeoIp, type GeoIpHeader, type GeoIpSink, scanGeoIp } from '../ip/ip-decoder.js';
 import type { IpList, SiteList } from '../model.js';
 import { decodeGeoSite } from '../site/site-decoder.js';
 import { type ByteSource, fileSource, memorySource } from '../wire/byte-source.js';
@@ -30,6 +30,8 @@ export class GeoDat {
   /** Whether the file holds site or IP lists. */
   readonly kind: DatKind;
   private readonly byCode: Map<string, DatEntry>;
+  private readonly allByCode = new Map<string, DatEntry[]>();
+  private scratch: Uint8Array = new Uint8Array(0);
 
   private constructor(
     private readonly source: ByteSource,
@@ -40,6 +42,20 @@ export class GeoDat {
     this.entries = entries;
     this.kind = kind;
     this.byCode = new Map(entries.map((e) => [e.code.toUpperCase(), e]));
+    for (const e of entries) {
+      const code = e.code.toUpperCase();
+      const same = this.allByCode.get(code);
+      if (same) same.push(e);
+      else this.allByCode.set(code, [e]);
+    }
+  }
+
+  /**
+   * The codes of the file, upper case, each once, in order of first appearance, with every entry
+   * that carries it (foreign files may hold a code twice; it counts as one list).
+   */
+  lists(): ReadonlyMap<string, readonly DatEntry[]> {
+    return this.allByCode;
   }
 
   /** Opens a file and indexes its entries (reads only entry headers). */
@@ -100,6 +116,23 @@ export class GeoDat {
   readSite(entry: DatEntry): SiteList {
     this.expect('site');
     return decodeGeoSite(this.entryBytes(entry), 0, entry.length, entry.offset);
+  }
+
+  /**
+   * Walks one IP entry's networks into a sink (nothing allocated per network; the entry's bytes
+   * are read into a buffer reused from call to call). Returns its code and inverse_match.
+   */
+  scanIp(entry: DatEntry, sink: GeoIpSink): GeoIpHeader {
+    this.expect('ip');
+    return scanGeoIp(this.reusedBytes(entry), 0, entry.length, entry.offset, sink);
+  }
+
+  /** The bytes of an entry, valid until the next call (a view, or a copy into a reused buffer). */
+  reusedBytes(entry: DatEntry): Uint8Array {
+    if (!this.source.readReusing) return this.entryBytes(entry);
+    if (this.scratch.length < entry.length)
+      this.scratch = Buffer.allocUnsafe(Math.max(entry.length, this.scratch.length * 2));
+    return this.source.readReusing(entry.offset, entry.length, this.scratch);
   }
 
   /** Decodes one entry as an IP list. */

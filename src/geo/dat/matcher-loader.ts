@@ -3,10 +3,10 @@
 //   GeoDat -> readSite / readIp (selected entries) -> SiteMatcher | IpMatcher -> codes per query
 import { GeoError } from '../errors.js';
 import { parseListSelector } from '../formats/list-text.js';
-import { IpMatcher } from '../ip/ip-matcher.js';
+import { type IpMatcher, IpMatcherBuilder } from '../ip/ip-matcher.js';
 import type { SiteList } from '../model.js';
 import { SiteMatcher } from '../site/site-matcher.js';
-import type { GeoDat } from './geo-dat.js';
+import type { DatEntry, GeoDat } from './geo-dat.js';
 
 /** A compiled matcher of either kind. */
 export type DatMatcher =
@@ -25,20 +25,47 @@ export interface QueryMatch {
  */
 export function loadMatcher(dat: GeoDat, codes?: readonly string[]): DatMatcher {
   if (dat.kind === 'empty') throw new GeoError('dat_kind', `${dat.name} holds no lists`);
-  if (dat.kind === 'ip') {
-    if (!codes) return { kind: 'ip', matcher: IpMatcher.compile(dat.entries.map((e) => dat.readIp(e))) };
-    for (const c of codes) {
-      if (c.includes('@')) throw new GeoError('usage', `IP lists have no attributes ("${c}")`);
-    }
-    const lists = [...new Set(codes.map((c) => dat.get(c.trim())))].map((e) => dat.readIp(e));
-    return { kind: 'ip', matcher: IpMatcher.compile(lists, codes) };
-  }
+  if (dat.kind === 'ip') return { kind: 'ip', matcher: loadIpMatcher(dat, codes) };
   if (!codes) return { kind: 'site', matcher: SiteMatcher.compile(dat.entries.map((e) => dat.readSite(e))) };
   const lists: SiteList[] = [];
   for (const entry of new Set(codes.map((c) => dat.get(parseListSelector(c).code)))) {
     lists.push(dat.readSite(entry));
   }
   return { kind: 'site', matcher: SiteMatcher.compile(lists, codes) };
+}
+
+/**
+ * Builds the IP matcher straight from the file's bytes: each chosen list's networks go from the
+ * entry's bytes into the builder's typed arrays, with no object per network.
+ */
+export function loadIpMatcher(dat: GeoDat, codes?: readonly string[]): IpMatcher {
+  const lists = dat.lists();
+  const chosen = new Map<string, readonly DatEntry[]>();
+  if (!codes) for (const [code, entries] of lists) chosen.set(code, entries);
+  else {
+    for (const c of codes) {
+      if (c.includes('@')) throw new GeoError('usage', `IP lists have no attributes ("${c}")`);
+      const code = dat.get(c.trim()).code.toUpperCase();
+      chosen.set(code, lists.get(code) as readonly DatEntry[]);
+    }
+  }
+  const builder = new IpMatcherBuilder();
+  for (const [code, entries] of chosen) {
+    builder.beginList(code);
+    let inverse: boolean | undefined;
+    for (const entry of entries) {
+      const { inverseMatch } = dat.scanIp(entry, builder.sink);
+      if (inverse !== undefined && inverse !== inverseMatch) {
+        throw new GeoError(
+          'dat_corrupt',
+          `${dat.name}: two lists "${code}", one with inverse_match and one without`,
+        );
+      }
+      inverse = inverseMatch;
+    }
+    builder.endList(inverse === true);
+  }
+  return builder.build();
 }
 
 /** Matches each query (a domain, or an address for IP files); a bad address is a GeoError. */

@@ -8,7 +8,6 @@ import type { ParsedCidr } from './ip-address.js';
 import {
   addPowerOfTwo,
   compareWords,
-  fillHostWords,
   floorLog2Span,
   maskWords,
   parseDotted,
@@ -24,17 +23,30 @@ export interface CidrSink {
   v6(start: Words, prefix: number): void;
 }
 
+/** Receives merged ranges in order: IPv4 as uint32 start and inclusive end, IPv6 as four words each. */
+export interface RangeSink {
+  v4(start: number, end: number): void;
+  v6(start: Words, end: Words): void;
+}
+
 /** An accumulating set of networks; build() returns the merged, sorted CIDRs. */
 export class CidrSet {
-  private v4Start: number[] = [];
-  private v4End: number[] = [];
+  private v4Start: Uint32Array = new Uint32Array(256);
+  private v4End: Uint32Array = new Uint32Array(256);
+  private v4Count = 0;
   private v6Words: Uint32Array = new Uint32Array(4 * 256);
   private v6Prefix: Uint8Array = new Uint8Array(256);
   private v6Count = 0;
 
   /** Number of networks added so far (before merging). */
   get size(): number {
-    return this.v4Start.length + this.v6Count;
+    return this.v4Count + this.v6Count;
+  }
+
+  /** Empties the set, keeping its buffers for the next list. */
+  reset(): void {
+    this.v4Count = 0;
+    this.v6Count = 0;
   }
 
   /** Adds a parsed network. */
@@ -45,10 +57,38 @@ export class CidrSet {
 
   /** Adds an IPv4 network given its start as uint32 and prefix; host bits are cleared. */
   addV4(start: number, prefix: number): void {
-    const size = 2 ** (32 - prefix);
-    const base = start - (start % size);
-    this.v4Start.push(base);
-    this.v4End.push(base + size - 1);
+    // (>>> takes the shift count mod 32, so /32 needs its own case.)
+    const host = prefix >= 32 ? 0 : 0xffffffff >>> prefix;
+    const base = (start & ~host) >>> 0;
+    this.pushV4(base, (base | host) >>> 0);
+  }
+
+  private pushV4(start: number, end: number): void {
+    if (this.v4Count === this.v4Start.length) {
+      const starts = new Uint32Array(this.v4Count * 2);
+      starts.set(this.v4Start);
+      this.v4Start = starts;
+      const ends = new Uint32Array(this.v4Count * 2);
+      ends.set(this.v4End);
+      this.v4End = ends;
+    }
+    this.v4Start[this.v4Count] = start;
+    this.v4End[this.v4Count++] = end;
+  }
+
+  /** Adds an IPv6 network given as 16 big-endian bytes at bytes[offset]; host bits are cleared. */
+  addV6Bytes(bytes: Uint8Array, offset: number, prefix: number): void {
+    const slot = this.reserveV6();
+    for (let k = 0; k < 4; k++) {
+      const o = offset + k * 4;
+      this.v6Words[slot * 4 + k] =
+        (((bytes[o] as number) << 24) |
+          ((bytes[o + 1] as number) << 16) |
+          ((bytes[o + 2] as number) << 8) |
+          (bytes[o + 3] as number)) >>>
+        0;
+    }
+    this.commitV6(slot, prefix);
   }
 
   /** Adds an IPv6 network given its start as a bigint and prefix; host bits are cleared. */
@@ -70,16 +110,7 @@ export class CidrSet {
       );
       return;
     }
-    const slot = this.reserveV6();
-    for (let k = 0; k < 4; k++) {
-      this.v6Words[slot * 4 + k] =
-        (((ip[k * 4] as number) << 24) |
-          ((ip[k * 4 + 1] as number) << 16) |
-          ((ip[k * 4 + 2] as number) << 8) |
-          (ip[k * 4 + 3] as number)) >>>
-        0;
-    }
-    this.commitV6(slot, cidr.prefix);
+    this.addV6Bytes(ip, 0, cidr.prefix);
   }
 
   /**
@@ -126,10 +157,7 @@ export class CidrSet {
 
   /** Adds every network of another set. */
   addAll(other: CidrSet): void {
-    for (let i = 0; i < other.v4Start.length; i++) {
-      this.v4Start.push(other.v4Start[i] as number);
-      this.v4End.push(other.v4End[i] as number);
-    }
+    for (let i = 0; i < other.v4Count; i++) this.pushV4(other.v4Start[i] as number, other.v4End[i] as number);
     for (let i = 0; i < other.v6Count; i++) {
       const slot = this.reserveV6();
       this.v6Words.set(other.v6Words.subarray(i * 4, i * 4 + 4), slot * 4);
@@ -153,8 +181,20 @@ export class CidrSet {
 
   /** Merges everything added and hands the minimal sorted networks to a sink (IPv4 first). */
   merge(sink: CidrSink): void {
-    this.buildV4(sink);
-    this.buildV6(sink);
+    const scratch = new Uint32Array(4);
+    this.ranges({
+      v4: (start, end) => emitV4(sink, start, end),
+      v6: (start, end) => emitV6(sink, start, end, scratch),
+    });
+  }
+
+  /**
+   * Merges everything added and hands each maximal range (overlapping and adjacent networks
+   * joined) to a sink, ascending, IPv4 first. Ends are inclusive; the word arrays are reused.
+   */
+  ranges(sink: RangeSink): void {
+    this.rangesV4(sink);
+    this.rangesV6(sink);
   }
 
   private reserveV6(): number {
@@ -175,78 +215,96 @@ export class CidrSet {
     this.v6Count = slot + 1;
   }
 
-  private buildV4(out: CidrSink): void {
-    const n = this.v4Start.length;
+  private rangesV4(out: RangeSink): void {
+    const n = this.v4Count;
     if (n === 0) return;
     const starts = this.v4Start;
     const ends = this.v4End;
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    // Sources are usually sorted already; only sort when they are not.
+    // Sources are usually sorted already; only sort (an index) when they are not.
+    let order: Uint32Array | undefined;
     for (let i = 1; i < n; i++) {
       if ((starts[i] as number) < (starts[i - 1] as number)) {
-        order.sort((a, b) => (starts[a] as number) - (starts[b] as number));
+        order = new Uint32Array(n);
+        for (let k = 0; k < n; k++) order[k] = k;
+        order.sort((x, y) => (starts[x] as number) - (starts[y] as number));
         break;
       }
     }
-    let curStart = starts[order[0] as number] as number;
-    let curEnd = ends[order[0] as number] as number;
+    let curStart = starts[order ? (order[0] as number) : 0] as number;
+    let curEnd = ends[order ? (order[0] as number) : 0] as number;
     for (let k = 1; k < n; k++) {
-      const i = order[k] as number;
+      const i = order ? (order[k] as number) : k;
       const s = starts[i] as number;
       const e = ends[i] as number;
       if (s <= curEnd + 1) {
         if (e > curEnd) curEnd = e;
       } else {
-        emitV4(out, curStart, curEnd);
+        out.v4(curStart, curEnd);
         curStart = s;
         curEnd = e;
       }
     }
-    emitV4(out, curStart, curEnd);
+    out.v4(curStart, curEnd);
   }
 
-  private buildV6(out: CidrSink): void {
+  private rangesV6(out: RangeSink): void {
     const n = this.v6Count;
     if (n === 0) return;
     const words = this.v6Words;
     const prefixes = this.v6Prefix;
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
+    let order: Uint32Array | undefined;
     for (let i = 1; i < n; i++) {
       if (compareWords(words, i * 4, words, (i - 1) * 4) < 0) {
-        order.sort((a, b) => compareWords(words, a * 4, words, b * 4));
+        order = new Uint32Array(n);
+        for (let k = 0; k < n; k++) order[k] = k;
+        order.sort((x, y) => compareWords(words, x * 4, words, y * 4));
         break;
       }
     }
     const curStart = new Uint32Array(4);
     const curEnd = new Uint32Array(4);
-    const next = new Uint32Array(4);
-    const scratch = new Uint32Array(4);
-    const load = (i: number) => {
-      curStart.set(words.subarray(i * 4, i * 4 + 4));
-      curEnd.set(curStart);
-      fillHostWords(curEnd, 0, prefixes[i] as number);
+    // The end (last address) of network i, into e.
+    const endOf = (i: number, e: Words) => {
+      const prefix = prefixes[i] as number;
+      for (let w = 0; w < 4; w++) {
+        const keep = prefix - w * 32;
+        const v = words[i * 4 + w] as number;
+        e[w] = keep >= 32 ? v : keep <= 0 ? 0xffffffff : (v | (0xffffffff >>> keep)) >>> 0;
+      }
     };
-    load(order[0] as number);
+    const next = new Uint32Array(4);
+    let first = order ? (order[0] as number) : 0;
+    for (let w = 0; w < 4; w++) curStart[w] = words[first * 4 + w] as number;
+    endOf(first, curEnd);
     for (let k = 1; k < n; k++) {
-      const i = order[k] as number;
-      // Adjacent or overlapping when start <= curEnd + 1.
-      let joins = compareWords(words, i * 4, curEnd, 0) <= 0;
-      if (!joins) {
-        next.set(curEnd);
-        joins = !addPowerOfTwo(next, 0) || compareWords(words, i * 4, next, 0) === 0;
+      const i = order ? (order[k] as number) : k;
+      const p = i * 4;
+      // Joins the current range when start <= curEnd + 1 (compared word by word; curEnd + 1
+      // overflowing 128 bits means the range already reaches the top).
+      let joins: boolean;
+      const c = compareWords(words, p, curEnd, 0);
+      if (c <= 0) joins = true;
+      else {
+        let carry = 1;
+        joins = true;
+        for (let w = 3; w >= 0; w--) {
+          const sum = (curEnd[w] as number) + carry;
+          carry = sum > 0xffffffff ? 1 : 0;
+          if (sum >>> 0 !== (words[p + w] as number)) joins = false;
+        }
+        if (carry === 1) joins = true;
       }
       if (joins) {
-        next.set(words.subarray(i * 4, i * 4 + 4));
-        fillHostWords(next, 0, prefixes[i] as number);
-        if (compareWords(next, 0, curEnd, 0) > 0) curEnd.set(next);
+        endOf(i, next);
+        if (compareWords(next, 0, curEnd, 0) > 0) for (let w = 0; w < 4; w++) curEnd[w] = next[w] as number;
       } else {
-        emitV6(out, curStart, curEnd, scratch);
-        load(i);
+        out.v6(curStart, curEnd);
+        first = i;
+        for (let w = 0; w < 4; w++) curStart[w] = words[p + w] as number;
+        endOf(i, curEnd);
       }
     }
-    emitV6(out, curStart, curEnd, scratch);
+    out.v6(curStart, curEnd);
   }
 }
 

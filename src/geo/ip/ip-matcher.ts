@@ -8,7 +8,15 @@
 import { GeoError } from '../errors.js';
 import type { IpList } from '../model.js';
 import { CidrSet } from './cidr-set.js';
+import type { GeoIpSink } from './ip-decoder.js';
 import { addPowerOfTwo, parseDotted, parseIPv6Words, type Words } from './ipv6-words.js';
+
+/** An IPv4 address of 4 bytes as a uint32. */
+function ipv4Number(ip: Uint8Array): number {
+  return (
+    (ip[0] as number) * 16777216 + (((ip[1] as number) << 16) | ((ip[2] as number) << 8) | (ip[3] as number))
+  );
+}
 
 /** One family's table: interval k starts at point k (width words each) and matches set setOf[k]. */
 interface FamilyTable {
@@ -17,104 +25,422 @@ interface FamilyTable {
   readonly count: number;
 }
 
-/** Toggle events of one family: where a list starts or stops matching. */
+/** Toggle events of one family (width 1: IPv4, 4: IPv6): where a list starts or stops matching. */
 class Events {
-  words: Uint32Array;
-  lists: Int32Array;
+  words: Uint32Array<ArrayBufferLike>;
+  lists: Int32Array<ArrayBufferLike>;
   count = 0;
+  /** Where each list's events begin: each list's events arrive sorted (a run). */
+  private readonly runs: number[] = [];
 
-  constructor(readonly width: number) {
+  constructor(readonly width: 1 | 4) {
     this.words = new Uint32Array(width * 1024);
     this.lists = new Int32Array(1024);
   }
 
-  add(point: ArrayLike<number>, list: number): void {
-    if (this.count === this.lists.length) {
-      const words = new Uint32Array(this.words.length * 2);
-      words.set(this.words);
-      this.words = words;
-      const lists = new Int32Array(this.lists.length * 2);
-      lists.set(this.lists);
-      this.lists = lists;
-    }
-    for (let k = 0; k < this.width; k++) this.words[this.count * this.width + k] = point[k] as number;
+  private grow(): void {
+    const words = new Uint32Array(this.words.length * 2);
+    words.set(this.words);
+    this.words = words;
+    const lists = new Int32Array(this.lists.length * 2);
+    lists.set(this.lists);
+    this.lists = lists;
+  }
+
+  /** Marks the start of the next list's events (one sorted run). */
+  startRun(): void {
+    if (this.runs[this.runs.length - 1] !== this.count) this.runs.push(this.count);
+  }
+
+  /** Adds an IPv4 point for a list. */
+  add4(point: number, list: number): void {
+    if (this.count === this.lists.length) this.grow();
+    this.words[this.count] = point;
     this.lists[this.count++] = list;
   }
 
-  compare(a: number, b: number): number {
-    const w = this.width;
-    for (let k = 0; k < w; k++) {
-      const x = this.words[a * w + k] as number;
-      const y = this.words[b * w + k] as number;
-      if (x !== y) return x < y ? -1 : 1;
+  /** Adds an IPv6 point (four words) for a list. */
+  add6(point: Words, list: number): void {
+    if (this.count === this.lists.length) this.grow();
+    const p = this.count * 4;
+    this.words[p] = point[0] as number;
+    this.words[p + 1] = point[1] as number;
+    this.words[p + 2] = point[2] as number;
+    this.words[p + 3] = point[3] as number;
+    this.lists[this.count++] = list;
+  }
+
+  /**
+   * Sorts the events by point in place: an LSD radix sort (stable) on 16-bit digits, or 8-bit
+   * ones for few events, where the bucket array's fixed cost would dominate (a cold start of a
+   * small list set stays fast). A digit every event shares is skipped (IPv6 low words, mostly).
+   */
+  sort(): void {
+    if (this.runs.length <= 16) {
+      this.mergeRuns();
+      return;
     }
-    return 0;
+    const n = this.count;
+    const w = this.width;
+    const bits = n > 1 << 17 ? 16 : 8;
+    const buckets = 1 << bits;
+    const mask = buckets - 1;
+    const counts = new Uint32Array(buckets + 1);
+    let words = this.words;
+    let lists = this.lists;
+    let spareWords: Uint32Array<ArrayBufferLike> = new Uint32Array(n * w);
+    let spareLists: Int32Array<ArrayBufferLike> = new Int32Array(n);
+    for (let k = w - 1; k >= 0; k--) {
+      for (let shift = 0; shift < 32; shift += bits) {
+        counts.fill(0);
+        for (let e = 0; e < n; e++) {
+          const d = (((words[e * w + k] as number) >>> shift) & mask) + 1;
+          counts[d] = (counts[d] as number) + 1;
+        }
+        let skip = false;
+        for (let d = 1; d <= buckets; d++) {
+          const c = counts[d] as number;
+          if (c === n) skip = true;
+          if (c !== 0) break;
+        }
+        if (skip) continue;
+        for (let d = 1; d <= buckets; d++) counts[d] = (counts[d] as number) + (counts[d - 1] as number);
+        if (w === 1) {
+          for (let e = 0; e < n; e++) {
+            const v = words[e] as number;
+            const d = (v >>> shift) & mask;
+            const to = counts[d] as number;
+            counts[d] = to + 1;
+            spareWords[to] = v;
+            spareLists[to] = lists[e] as number;
+          }
+        } else {
+          for (let e = 0; e < n; e++) {
+            const p = e * 4;
+            const d = ((words[p + k] as number) >>> shift) & mask;
+            const to = counts[d] as number;
+            counts[d] = to + 1;
+            const q = to * 4;
+            spareWords[q] = words[p] as number;
+            spareWords[q + 1] = words[p + 1] as number;
+            spareWords[q + 2] = words[p + 2] as number;
+            spareWords[q + 3] = words[p + 3] as number;
+            spareLists[to] = lists[e] as number;
+          }
+        }
+        const tw = words;
+        words = spareWords;
+        spareWords = tw;
+        const tl = lists;
+        lists = spareLists;
+        spareLists = tl;
+      }
+    }
+    this.words = words;
+    this.lists = lists;
+  }
+
+  /**
+   * Sorts by merging the sorted runs pairwise (stable): for few lists this is a few linear passes,
+   * cheaper than radix passes, above all in a cold process.
+   */
+  private mergeRuns(): void {
+    const n = this.count;
+    const w = this.width;
+    let bounds = [...this.runs.filter((r) => r < n), n];
+    if (bounds[0] !== 0) bounds.unshift(0);
+    let words = this.words;
+    let lists = this.lists;
+    let spareWords: Uint32Array<ArrayBufferLike> = new Uint32Array(n * w);
+    let spareLists: Int32Array<ArrayBufferLike> = new Int32Array(n);
+    const less = (a: Uint32Array<ArrayBufferLike>, x: number, y: number) => {
+      if (w === 1) return (a[y] as number) < (a[x] as number);
+      for (let k = 0; k < 4; k++) {
+        const p = a[y * 4 + k] as number;
+        const q = a[x * 4 + k] as number;
+        if (p !== q) return p < q;
+      }
+      return false;
+    };
+    while (bounds.length > 2) {
+      const next = [0];
+      for (let r = 0; r + 1 < bounds.length; r += 2) {
+        const lo = bounds[r] as number;
+        const mid = bounds[r + 1] as number;
+        const hi = r + 2 < bounds.length ? (bounds[r + 2] as number) : mid;
+        let i = lo;
+        let j = mid;
+        for (let o = lo; o < hi; o++) {
+          // Take from the right run only when strictly smaller (keeps the merge stable).
+          const from = j < hi && (i >= mid || less(words, i, j)) ? j++ : i++;
+          for (let k = 0; k < w; k++) spareWords[o * w + k] = words[from * w + k] as number;
+          spareLists[o] = lists[from] as number;
+        }
+        next.push(hi);
+      }
+      bounds = next;
+      const tw = words;
+      words = spareWords;
+      spareWords = tw;
+      const tl = lists;
+      lists = spareLists;
+      spareLists = tl;
+    }
+    this.words = words;
+    this.lists = lists;
   }
 }
 
-/** Interns sorted sets of list indexes; set 0 is the empty set. */
+/**
+ * Interns sets of list indexes; set 0 is the empty set. A set is keyed by two 32-bit XORs of
+ * per-list random values (kept up to date as lists toggle, so no key is built per interval) in
+ * an open-addressing table, and checked member by member on a hit.
+ */
 class SetTable {
-  private readonly index = new Map<string, number>([['', 0]]);
   readonly sets: number[][] = [[]];
+  /** Sets whose key collided with another set's: looked up by their members. */
+  private readonly collided = new Map<string, number>();
+  private readonly keyHigh: Int32Array;
+  private readonly keyLow: Int32Array;
+  private readonly active: Uint8Array;
+  private activeCount = 0;
+  private high = 0;
+  private low = 0;
+  private slotHigh = new Int32Array(1024);
+  private slotLow = new Int32Array(1024);
+  private slotId = new Int32Array(1024).fill(-1);
 
-  intern(members: readonly number[]): number {
-    const key = members.join(',');
-    let id = this.index.get(key);
+  constructor(lists: number) {
+    this.keyHigh = new Int32Array(lists);
+    this.keyLow = new Int32Array(lists);
+    this.active = new Uint8Array(lists);
+    let x = 0x9e3779b9 | 0;
+    const next = () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return x | 0;
+    };
+    for (let l = 0; l < lists; l++) {
+      this.keyHigh[l] = next();
+      this.keyLow[l] = next();
+    }
+  }
+
+  /** Starts a new sweep with no list active. */
+  clear(): void {
+    this.active.fill(0);
+    this.activeCount = 0;
+    this.high = 0;
+    this.low = 0;
+  }
+
+  /** A list starts or stops matching. */
+  toggle(list: number): void {
+    if (this.active[list] === 0) {
+      this.active[list] = 1;
+      this.activeCount++;
+    } else {
+      this.active[list] = 0;
+      this.activeCount--;
+    }
+    this.high ^= this.keyHigh[list] as number;
+    this.low ^= this.keyLow[list] as number;
+  }
+
+  /** The id of the set of lists active now. */
+  current(): number {
+    if (this.activeCount === 0) return 0;
+    const mask = this.slotId.length - 1;
+    let slot = (this.low ^ Math.imul(this.high, 0x9e3779b1)) & mask;
+    for (;;) {
+      const id = this.slotId[slot] as number;
+      if (id === -1) break;
+      if (this.slotHigh[slot] === this.high && this.slotLow[slot] === this.low) {
+        if (this.isActive(this.sets[id] as number[])) return id;
+        return this.internCollided();
+      }
+      slot = (slot + 1) & mask;
+    }
+    const id = this.sets.length;
+    this.sets.push(this.members());
+    this.slotHigh[slot] = this.high;
+    this.slotLow[slot] = this.low;
+    this.slotId[slot] = id;
+    if (this.sets.length * 2 > this.slotId.length) this.rehash();
+    return id;
+  }
+
+  private members(): number[] {
+    const members: number[] = [];
+    for (let l = 0; l < this.active.length; l++) if (this.active[l] === 1) members.push(l);
+    return members;
+  }
+
+  private internCollided(): number {
+    const members = this.members();
+    const text = members.join(',');
+    let id = this.collided.get(text);
     if (id === undefined) {
       id = this.sets.length;
-      this.sets.push([...members]);
-      this.index.set(key, id);
+      this.sets.push(members);
+      this.collided.set(text, id);
     }
     return id;
+  }
+
+  private rehash(): void {
+    const high = this.slotHigh;
+    const low = this.slotLow;
+    const ids = this.slotId;
+    const size = ids.length * 2;
+    this.slotHigh = new Int32Array(size);
+    this.slotLow = new Int32Array(size);
+    this.slotId = new Int32Array(size).fill(-1);
+    const mask = size - 1;
+    for (let s = 0; s < ids.length; s++) {
+      if (ids[s] === -1) continue;
+      let slot = ((low[s] as number) ^ Math.imul(high[s] as number, 0x9e3779b1)) & mask;
+      while (this.slotId[slot] !== -1) slot = (slot + 1) & mask;
+      this.slotHigh[slot] = high[s] as number;
+      this.slotLow[slot] = low[s] as number;
+      this.slotId[slot] = ids[s] as number;
+    }
+  }
+
+  private isActive(set: readonly number[]): boolean {
+    if (set.length !== this.activeCount) return false;
+    for (const l of set) if (this.active[l] !== 1) return false;
+    return true;
   }
 }
 
 /** Sweeps the events in address order into a table of intervals with their matching sets. */
 function sweep(events: Events, sets: SetTable): FamilyTable {
   const w = events.width;
-  const order = new Int32Array(events.count);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  order.sort((a, b) => events.compare(a, b) || a - b);
-  const starts: number[] = [];
-  const setOf: number[] = [];
-  // The lists matching at the current point, ascending.
-  const active: number[] = [];
-  const toggle = (list: number) => {
-    let lo = 0;
-    let hi = active.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((active[mid] as number) < list) lo = mid + 1;
-      else hi = mid;
+  events.sort();
+  const words = events.words;
+  const lists = events.lists;
+  const n = events.count;
+  sets.clear();
+  let starts = new Uint32Array(w * 1024);
+  let setOf = new Int32Array(1024);
+  let count = 0;
+  const record = (e: number) => {
+    const id = sets.current();
+    if (count > 0 && setOf[count - 1] === id) return;
+    if (count === setOf.length) {
+      const grown = new Uint32Array(starts.length * 2);
+      grown.set(starts);
+      starts = grown;
+      const grownSets = new Int32Array(setOf.length * 2);
+      grownSets.set(setOf);
+      setOf = grownSets;
     }
-    if (active[lo] === list) active.splice(lo, 1);
-    else active.splice(lo, 0, list);
+    for (let k = 0; k < w; k++) starts[count * w + k] = e === -1 ? 0 : (words[e * w + k] as number);
+    setOf[count++] = id;
   };
-  const record = (point: number) => {
-    const id = sets.intern(active);
-    if (setOf.length > 0 && setOf[setOf.length - 1] === id) return;
-    for (let k = 0; k < w; k++) starts.push(point === -1 ? 0 : (events.words[point * w + k] as number));
-    setOf.push(id);
+  const same = (a: number, b: number) => {
+    if (w === 1) return words[a] === words[b];
+    const p = a * 4;
+    const q = b * 4;
+    return (
+      words[p] === words[q] &&
+      words[p + 1] === words[q + 1] &&
+      words[p + 2] === words[q + 2] &&
+      words[p + 3] === words[q + 3]
+    );
   };
   let i = 0;
   // The first interval starts at address 0 whether or not an event is there.
-  while (i < order.length && isZeroPoint(events, order[i] as number))
-    toggle(events.lists[order[i++] as number] as number);
+  while (i < n && isZeroPoint(words, w, i)) sets.toggle(lists[i++] as number);
   record(-1);
-  while (i < order.length) {
-    const at = order[i] as number;
-    while (i < order.length && events.compare(order[i] as number, at) === 0) {
-      toggle(events.lists[order[i++] as number] as number);
-    }
+  while (i < n) {
+    const at = i;
+    while (i < n && same(i, at)) sets.toggle(lists[i++] as number);
     record(at);
   }
-  return { starts: Uint32Array.from(starts), setOf: Int32Array.from(setOf), count: setOf.length };
+  return { starts: starts.slice(0, count * w), setOf: setOf.slice(0, count), count };
 }
 
-function isZeroPoint(events: Events, e: number): boolean {
-  for (let k = 0; k < events.width; k++) if (events.words[e * events.width + k] !== 0) return false;
+function isZeroPoint(words: Uint32Array, w: number, e: number): boolean {
+  for (let k = 0; k < w; k++) if (words[e * w + k] !== 0) return false;
   return true;
 }
+
+/**
+ * Builds an IpMatcher list by list, straight from networks as they are read (no Cidr objects):
+ *   beginList(code) -> addV4 / addV6 (or hand `sink` to scanGeoIp) ... -> endList(inverse)
+ *   ... -> build()
+ * Each list's networks are merged to ranges, turned into toggle events, and every list's events
+ * are swept once at the end.
+ */
+export class IpMatcherBuilder {
+  private readonly codes: string[] = [];
+  private readonly e4 = new Events(1);
+  private readonly e6 = new Events(4);
+  private readonly set = new CidrSet();
+  private readonly next6 = new Uint32Array(4);
+  private current = -1;
+  /** Hands a list's networks to the builder; pass it to scanGeoIp. */
+  readonly sink: GeoIpSink = {
+    v4: (start, prefix) => this.set.addV4(start, prefix),
+    v6: (bytes, offset, prefix) => this.set.addV6Bytes(bytes, offset, prefix),
+  };
+
+  /** Starts the next list; its result index is the number of lists begun before it. */
+  beginList(code: string): void {
+    if (this.current !== -1) throw new Error('IpMatcherBuilder: beginList before endList');
+    this.current = this.codes.length;
+    this.codes.push(code.toUpperCase());
+    this.set.reset();
+    this.e4.startRun();
+    this.e6.startRun();
+  }
+
+  /** Adds an IPv4 network (start as uint32) to the current list. */
+  addV4(start: number, prefix: number): void {
+    this.set.addV4(start, prefix);
+  }
+
+  /** Adds an IPv6 network (16 bytes at bytes[offset]) to the current list. */
+  addV6(bytes: Uint8Array, offset: number, prefix: number): void {
+    this.set.addV6Bytes(bytes, offset, prefix);
+  }
+
+  /** Ends the current list; an inverse list matches every address outside its networks. */
+  endList(inverseMatch: boolean): void {
+    const l = this.current;
+    if (l === -1) throw new Error('IpMatcherBuilder: endList without beginList');
+    if (inverseMatch) {
+      this.e4.add4(0, l);
+      this.e6.add6(ZERO6, l);
+    }
+    const e4 = this.e4;
+    const e6 = this.e6;
+    const next6 = this.next6;
+    this.set.ranges({
+      v4: (start, end) => {
+        e4.add4(start, l);
+        if (end < 0xffffffff) e4.add4(end + 1, l);
+      },
+      v6: (start, end) => {
+        e6.add6(start, l);
+        next6.set(end);
+        if (addPowerOfTwo(next6, 0)) e6.add6(next6, l);
+      },
+    });
+    this.current = -1;
+  }
+
+  /** Sweeps every list's events into the matcher. */
+  build(): IpMatcher {
+    if (this.current !== -1) throw new Error('IpMatcherBuilder: build before endList');
+    return IpMatcher.fromTables(this.codes, this.e4, this.e6);
+  }
+}
+
+const ZERO6 = new Uint32Array(4);
 
 /**
  * A compiled set of IP lists; `codes[i]` names what index i in a match result stands for.
@@ -129,72 +455,25 @@ export class IpMatcher {
   private readonly setIds: Int32Array;
   private readonly scratch = new Uint32Array(4);
 
-  private constructor(lists: readonly IpList[]) {
-    this.codes = lists.map((l) => l.code.toUpperCase());
-    const e4 = new Events(1);
-    const e6 = new Events(4);
-    lists.forEach((list, l) => {
-      if (list.inverseMatch) {
-        e4.add([0], l);
-        e6.add([0, 0, 0, 0], l);
-      }
-      const set = new CidrSet();
-      for (const cidr of list.cidrs) set.addCidr(cidr);
-      // Blocks come merged and in order; join adjacent ones so a range gives one pair of events.
-      let open4 = -1;
-      let end4 = -1;
-      const open6 = new Uint32Array(4);
-      const end6 = new Uint32Array(4);
-      let has6 = false;
-      let end6Overflow = false;
-      const close6 = () => {
-        if (!has6) return;
-        e6.add(open6, l);
-        if (!end6Overflow) e6.add(end6, l);
-      };
-      set.merge({
-        v4: (start, prefix) => {
-          const end = start + 2 ** (32 - prefix);
-          if (open4 !== -1 && start === end4) {
-            end4 = end;
-            return;
-          }
-          if (open4 !== -1) {
-            e4.add([open4], l);
-            e4.add([end4], l);
-          }
-          open4 = start;
-          end4 = end;
-        },
-        v6: (start: Words, prefix) => {
-          const joins = has6 && !end6Overflow && start.every((v, k) => v === end6[k]);
-          if (!joins) {
-            close6();
-            open6.set(start);
-            has6 = true;
-          }
-          end6.set(start);
-          end6Overflow = !addPowerOfTwo(end6, 128 - prefix);
-        },
-      });
-      if (open4 !== -1) {
-        e4.add([open4], l);
-        if (end4 < 2 ** 32) e4.add([end4], l);
-      }
-      close6();
-    });
-    const sets = new SetTable();
+  private constructor(codes: readonly string[], e4: Events, e6: Events) {
+    this.codes = codes;
+    const sets = new SetTable(codes.length);
     this.v4 = sweep(e4, sets);
     this.v6 = sweep(e6, sets);
     this.setStart = new Int32Array(sets.sets.length + 1);
     let total = 0;
-    sets.sets.forEach((s, k) => {
+    sets.sets.forEach((members, k) => {
       this.setStart[k] = total;
-      total += s.length;
+      total += members.length;
     });
     this.setStart[sets.sets.length] = total;
     this.setIds = new Int32Array(total);
-    for (const [k, s] of sets.sets.entries()) this.setIds.set(s, this.setStart[k] as number);
+    for (const [k, members] of sets.sets.entries()) this.setIds.set(members, this.setStart[k] as number);
+  }
+
+  /** @internal The builder's way in. */
+  static fromTables(codes: readonly string[], e4: Events, e6: Events): IpMatcher {
+    return new IpMatcher(codes, e4, e6);
   }
 
   /**
@@ -212,15 +491,27 @@ export class IpMatcher {
       }
       byCode.set(code, seen ? { ...seen, cidrs: [...seen.cidrs, ...l.cidrs] } : l);
     }
-    if (!codes) return new IpMatcher([...byCode.values()]);
-    const chosen: IpList[] = [];
-    for (const code of codes) {
-      if (code.includes('@')) throw new GeoError('usage', `IP lists have no attributes ("${code}")`);
-      const list = byCode.get(code.toUpperCase());
-      if (!list) throw new GeoError('code_not_found', `no IP list "${code}"`);
-      if (!chosen.includes(list)) chosen.push(list);
+    let chosen: IpList[];
+    if (!codes) chosen = [...byCode.values()];
+    else {
+      chosen = [];
+      for (const code of codes) {
+        if (code.includes('@')) throw new GeoError('usage', `IP lists have no attributes ("${code}")`);
+        const list = byCode.get(code.toUpperCase());
+        if (!list) throw new GeoError('code_not_found', `no IP list "${code}"`);
+        if (!chosen.includes(list)) chosen.push(list);
+      }
     }
-    return new IpMatcher(chosen);
+    const builder = new IpMatcherBuilder();
+    for (const list of chosen) {
+      builder.beginList(list.code);
+      for (const cidr of list.cidrs) {
+        if (cidr.ip.length === 4) builder.addV4(ipv4Number(cidr.ip), cidr.prefix);
+        else builder.addV6(cidr.ip, 0, cidr.prefix);
+      }
+      builder.endList(list.inverseMatch);
+    }
+    return builder.build();
   }
 
   /** Number of result indexes (the length a result buffer needs). */

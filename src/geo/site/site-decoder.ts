@@ -1,6 +1,6 @@
 // Decodes one GeoSite message from .dat bytes by hand (no generic reflection), skipping unknown
 // fields; used by the reader to decode only the list asked for. Errors carry the file offset.
-import type { SiteAttribute, SiteList, SiteRule } from '../model.js';
+import type { DomainType, SiteAttribute, SiteList, SiteRule } from '../model.js';
 import { WireReader } from '../wire/wire-reader.js';
 
 /** Decodes the GeoSite whose fields span bytes[start, end); base is the file offset of bytes[0]. */
@@ -40,7 +40,8 @@ function decodeDomain(r: WireReader, end: number): SiteRule {
     } else sub.skip(wire);
   }
   r.pos = end;
-  return { type, value, attributes };
+  // An unknown number is kept as read: the matcher and the writers refuse it by name.
+  return { type: type as DomainType, value, attributes };
 }
 
 function decodeAttribute(r: WireReader, end: number): SiteAttribute {

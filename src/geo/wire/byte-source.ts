@@ -6,6 +6,11 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 export interface ByteSource {
   readonly size: number;
   read(offset: number, length: number): Uint8Array;
+  /**
+   * Like read, but may copy into `scratch` (when it is large enough) instead of allocating; the
+   * answer is only good until the next call. Sources in memory answer with a view.
+   */
+  readReusing?(offset: number, length: number, scratch: Uint8Array): Uint8Array;
   close(): void;
 }
 
@@ -14,6 +19,7 @@ export function memorySource(bytes: Uint8Array): ByteSource {
   return {
     size: bytes.length,
     read: (offset, length) => bytes.subarray(offset, Math.min(bytes.length, offset + length)),
+    readReusing: (offset, length) => bytes.subarray(offset, Math.min(bytes.length, offset + length)),
     close: () => {
       // memory needs no closing
     },
@@ -25,8 +31,20 @@ export function fileSource(path: string): ByteSource {
   const fd = openSync(path, 'r');
   const size = fstatSync(fd).size;
   let open = true;
+  const readInto = (offset: number, length: number, buf: Uint8Array): Uint8Array => {
+    const n = Math.max(0, Math.min(length, size - offset, buf.length));
+    let done = 0;
+    while (done < n) {
+      const got = readSync(fd, buf, done, n - done, offset + done);
+      if (got === 0) break;
+      done += got;
+    }
+    return buf.subarray(0, done);
+  };
   return {
     size,
+    readReusing: (offset, length, scratch) =>
+      readInto(offset, length, scratch.length >= length ? scratch : Buffer.allocUnsafe(length)),
     read(offset, length) {
       const n = Math.max(0, Math.min(length, size - offset));
       const buf = Buffer.allocUnsafe(n);

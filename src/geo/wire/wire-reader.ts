@@ -8,7 +8,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: false });
 /** Reads fields from bytes[pos, end); `base` is the file offset of bytes[0], used in errors. */
 export class WireReader {
   pos: number;
-  readonly end: number;
+  /** End of the current message; a caller may narrow it to read a nested message in place. */
+  end: number;
 
   constructor(
     readonly bytes: Uint8Array,
