@@ -3,7 +3,9 @@
 // heap growth and garbage collections during a million lookups with a reused result buffer.
 // Run: node bin/run-ts.js bench/geo-match.ts   (needs ../shared/corpora beside the repository)
 // Exits 1 when a million lookups grow the heap by a byte per lookup or cause a garbage collection.
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -18,8 +20,10 @@ import {
   type SiteList,
   SiteMatcher,
 } from '../src/geo/index.js';
+import { DomainTable, hashStep } from '../src/geo/site/domain-table.js';
 import { compileSiteRegex } from '../src/geo/site/site-regex.js';
 import { seededRandom } from '../src/shared/seeded-random.js';
+import { buildOurs, buildPeer, median, sideBySide } from './support/geo-side-by-side.js';
 
 const corpora = resolve(import.meta.dirname, '../../shared/corpora/geo');
 const dlcPath = resolve(corpora, 'upstream/dlc.dat');
@@ -31,21 +35,42 @@ const gc = runInNewContext('gc') as () => void;
 const random = seededRandom(2026);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
 
-/** Lookups per second of fn over queries, best of 3 rounds of at least `ms` milliseconds. */
-function rate<Q>(queries: readonly Q[], fn: (q: Q) => unknown, ms = 400): number {
-  let best = 0;
-  for (let round = 0; round < 3; round++) {
-    let n = 0;
-    const start = performance.now();
-    let elapsed = 0;
-    do {
-      for (let i = 0; i < queries.length; i++) fn(queries[i] as Q);
-      n += queries.length;
-      elapsed = performance.now() - start;
-    } while (elapsed < ms);
-    best = Math.max(best, (n / elapsed) * 1000);
+/** Lookups per second of one round of fn over queries, at least `ms` milliseconds long. */
+function oneRound<Q>(queries: readonly Q[], fn: (q: Q) => unknown, ms: number): number {
+  let n = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    for (let i = 0; i < queries.length; i++) fn(queries[i] as Q);
+    n += queries.length;
+    elapsed = performance.now() - start;
+  } while (elapsed < ms);
+  return (n / elapsed) * 1000;
+}
+
+/**
+ * Medians of lookups per second of ours and of a baseline over 5 alternating rounds (ours,
+ * baseline, baseline, ours, ...), each round at least `ms` milliseconds.
+ */
+function rates<Q, B>(
+  queries: readonly Q[],
+  ours: (q: Q) => unknown,
+  baseQueries: readonly B[],
+  baseline: (q: B) => unknown,
+  ms = 400,
+): [number, number] {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    if (round % 2 === 0) {
+      a.push(oneRound(queries, ours, ms));
+      b.push(oneRound(baseQueries, baseline, ms));
+    } else {
+      b.push(oneRound(baseQueries, baseline, ms));
+      a.push(oneRound(queries, ours, ms));
+    }
   }
-  return best;
+  return [median(a), median(b)];
 }
 
 /** Heap growth and GC count over a million calls, after a warm-up; GC forced before and after. */
@@ -72,7 +97,7 @@ async function allocation<Q>(
 const rows: string[] = [];
 const failures: string[] = [];
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-function row(name: string, ours: number, baselineName: string, baseline: number): void {
+function row(name: string, [ours, baseline]: [number, number], baselineName: string): void {
   rows.push(
     `| ${name} | ${fmt(ours)}/s | ${baselineName}: ${fmt(baseline)}/s | ${(ours / baseline).toFixed(2)} |`,
   );
@@ -192,20 +217,43 @@ const naive = (q: string): number => {
 const exactNames = new Set(listed);
 const setProbe = (q: string) => exactNames.has(q);
 
-const siteRate = rate(siteQueries, (q) => site.match(q, out));
+const siteMatch = (q: string) => site.match(q, out);
 row(
   'site match, dlc.dat 1536 lists (into a reused buffer)',
-  siteRate,
+  rates(siteQueries, siteMatch, siteQueries.slice(0, 300), linearScan, 400),
   'linear scan of 109,236 rules',
-  rate(siteQueries.slice(0, 300), linearScan, 1000),
 );
 row(
   'site match, same',
-  siteRate,
+  rates(siteQueries, siteMatch, siteQueries, naive),
   'Map of names + slice() per label + every regexp',
-  rate(siteQueries, naive),
 );
-row('site match, same', siteRate, 'one Set.has(query) (exact name only)', rate(siteQueries, setProbe));
+row(
+  'site match, same',
+  rates(siteQueries, siteMatch, siteQueries, setProbe),
+  'one Set.has(query) (exact name only)',
+);
+// The floor of the issue: one hash probe per label (the label walk alone, into a table of every
+// full and domain name, no lists, keywords or regexps).
+const floorTable = new DomainTable();
+for (const name of listed) floorTable.add(name.toLowerCase());
+const probePerLabel = (q: string): number => {
+  const name = normalizeDomain(q);
+  const end = name.length;
+  let hash = 0;
+  let found = 0;
+  for (let k = end; k >= 0; k--) {
+    if (k < end) hash = hashStep(hash, name.charCodeAt(k));
+    if (k > 0 && name.charCodeAt(k - 1) !== 46) continue;
+    if (floorTable.find(hash, name, k, end) !== -1) found++;
+  }
+  return found;
+};
+const floorRates = rates(siteQueries, siteMatch, siteQueries, probePerLabel);
+row('site match (which-all), same', floorRates, 'the floor: one hash probe per label');
+const floorRatio = floorRates[1] / floorRates[0];
+if (floorRatio > 1.5)
+  failures.push(`site which-all is ${floorRatio.toFixed(2)}x the one-probe-per-label floor (target <= 1.5x)`);
 const siteAlloc = await allocation(siteQueries, (q) => site.match(q, out));
 // The documented no-allocation case: names already lower case without a trailing dot.
 const plainQueries = siteQueries.filter((q) => normalizeDomain(q) === q);
@@ -214,7 +262,8 @@ const codesAlloc = await allocation(siteQueries, (q) => site.matchCodes(q));
 
 // ---- IP: the 252 v2fly lists.
 t = performance.now();
-const ipDat = GeoDat.fromBytes(buildIpDat([ipDir]).bytes);
+const ipBytes = buildIpDat([ipDir]).bytes;
+const ipDat = GeoDat.fromBytes(ipBytes);
 const ipLists: IpList[] = ipDat.entries.map((e) => ipDat.readIp(e));
 const ipBuildMs = performance.now() - t;
 t = performance.now();
@@ -298,29 +347,76 @@ const linearV4 = (v: number): number => {
   return n;
 };
 const addressSet = new Set(ipQueries.slice(0, 5000));
-const ipRateText = rate(ipQueries, (q) => ip.match(q, ipOut));
-const ipRateV4 = rate(v4Numbers, (v) => ip.matchV4(v, ipOut));
+const ipText = (q: string) => ip.match(q, ipOut);
+const ipV4 = (v: number) => ip.matchV4(v, ipOut);
 row(
   'IP match, text (v4 75%, v6 25%), 252 lists',
-  ipRateText,
+  rates(ipQueries, ipText, ipQueries, (q) => addressSet.has(q)),
   'one Set.has(address text)',
-  rate(ipQueries, (q) => addressSet.has(q)),
 );
 row(
   'IP matchV4, uint32, 252 lists',
-  ipRateV4,
+  rates(v4Numbers, ipV4, v4Numbers, perListSearch),
   'binary search in each of 252 lists',
-  rate(v4Numbers, perListSearch),
 );
 row(
   'IP matchV4, same',
-  ipRateV4,
+  rates(v4Numbers, ipV4, v4Numbers.slice(0, 200), linearV4, 400),
   'linear scan of every IPv4 range',
-  rate(v4Numbers.slice(0, 200), linearV4, 1000),
 );
 const ipAlloc = await allocation(ipQueries, (q) => ip.match(q, ipOut));
 const ipAllocV4 = await allocation(v4Numbers, (v) => ip.matchV4(v, ipOut));
 const ipCodesAlloc = await allocation(ipQueries, (q) => ip.matchCodes(q));
+
+// ---- Side by side with v2ray 4.34: which-all lookups (every list asked) over the same files and
+// queries, a fresh process per round on each side, alternating; medians of ns per lookup.
+const sideRows: string[] = [];
+const peer = buildPeer();
+if ('missing' in peer) {
+  console.log(`v2ray side by side skipped: ${peer.missing}`);
+  if (process.env.CI) failures.push('v2ray side by side');
+} else {
+  buildOurs();
+  const dir = mkdtempSync(join(tmpdir(), 'branchgate-geo-match-'));
+  const ipFile = join(dir, 'geoip-252.dat');
+  writeFileSync(ipFile, ipBytes);
+  const siteQ = join(dir, 'site.txt');
+  // v2ray's ApplyDomain neither lower-cases nor drops a trailing dot: give both sides the
+  // normalized names, so both answer the same question.
+  writeFileSync(siteQ, `${siteQueries.map(normalizeDomain).join('\n')}\n`);
+  const ipQ = join(dir, 'ip.txt');
+  writeFileSync(ipQ, `${ipQueries.join('\n')}\n`);
+  const rounds = Number(process.env.GEO_SIDE_ROUNDS ?? 5);
+  const ns = (x: number) => `${x.toFixed(0)} ns`;
+  const side = (
+    name: string,
+    c: Parameters<typeof sideBySide>[1],
+    target?: [string, (o: number, v: number) => boolean],
+  ) => {
+    const { ours, v2ray } = sideBySide(peer.path, c, rounds);
+    if (ours.hits !== v2ray.hits) failures.push(`${name}: ${ours.hits} hits, v2ray ${v2ray.hits}`);
+    const o = ours.nsPerLookup ?? 0;
+    const v = v2ray.nsPerLookup ?? 0;
+    const met = target ? target[1](o, v) : true;
+    if (!met) failures.push(name);
+    sideRows.push(
+      `| ${name} | ${ns(o)} | ${ns(v)} | ${(v / o).toFixed(2)} | ${ours.hits} / ${v2ray.hits} | ${target ? `${target[0]}: ${met ? 'met' : 'MISSED'}` : '-'} |`,
+    );
+  };
+  side('IP which-all, cn+private', { kind: 'ip', file: ipFile, codes: ['cn', 'private'], queries: ipQ }, [
+    '>= 2x faster than v2ray',
+    (o, v) => v / o >= 2,
+  ]);
+  side('IP which-all, all 252 lists', { kind: 'ip', file: ipFile, queries: ipQ });
+  side('domain which-all, all 1536 dlc lists', { kind: 'site', file: dlcPath, queries: siteQ });
+  side('domain which-all, cn+google+category-ads-all', {
+    kind: 'site',
+    file: dlcPath,
+    codes: ['cn', 'google', 'category-ads-all'],
+    queries: siteQ,
+  });
+  rmSync(dir, { recursive: true, force: true });
+}
 
 console.log(`node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
 console.log(
@@ -345,7 +441,15 @@ allocRow('site matchCodes (convenience, allocates)', codesAlloc, false);
 allocRow('IP match (text)', ipAlloc, true);
 allocRow('IP matchV4 (uint32)', ipAllocV4, true);
 allocRow('IP matchCodes (convenience, allocates)', ipCodesAlloc, false);
+if (sideRows.length > 0) {
+  console.log(
+    'which-all lookups side by side with v2ray 4.34 (medians of alternating rounds, one process each)',
+  );
+  console.log('| lookup | branchgate | v2ray 4.34 | v2ray / branchgate | hits (same queries) | target |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of sideRows) console.log(r);
+}
 if (failures.length > 0) {
-  console.log(`allocating on the hot path: ${failures.join('; ')}`);
+  console.log(`failed: ${failures.join('; ')}`);
   process.exitCode = 1;
 }

@@ -23,6 +23,7 @@ import {
 } from '../src/geo/index.js';
 import { loadIpSources } from '../src/geo/ip/ip-loader.js';
 import { listSourceFiles, loadSiteSources } from '../src/geo/site/site-loader.js';
+import { buildOurs, buildPeer, median, sideBySide } from './support/geo-side-by-side.js';
 
 const corpora = resolve(import.meta.dirname, '../../shared/corpora/geo');
 const dataDir = resolve(corpora, 'domain-list-community/data');
@@ -36,20 +37,48 @@ function readAndSplit(files: readonly string[]): number {
   return lines;
 }
 
-function median(runs: number, fn: () => unknown): number {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
+/** Medians of ours and of the baseline over `runs` alternating rounds (ours, baseline, ours, ...). */
+function paired(runs: number, ours: () => unknown, baseline: () => unknown): [number, number] {
+  const a: number[] = [];
+  const b: number[] = [];
+  const time = (fn: () => unknown, into: number[]) => {
     const t = performance.now();
     fn();
-    times.push(performance.now() - t);
+    into.push(performance.now() - t);
+  };
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      time(ours, a);
+      time(baseline, b);
+    } else {
+      time(baseline, b);
+      time(ours, a);
+    }
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] as number;
+  return [median(a), median(b)];
 }
 
 const rows: string[] = [];
 const failures: string[] = [];
-function report(name: string, ours: number, baselineName: string, baseline: number, targetMs?: number): void {
+function report(
+  name: string,
+  ours: () => unknown,
+  baselineName: string,
+  baselineFn: () => unknown,
+  runs: number,
+  targetMs?: number,
+): void {
+  const [oursMs, baseline] = paired(runs, ours, baselineFn);
+  reportTimes(name, oursMs, baselineName, baseline, targetMs);
+}
+
+function reportTimes(
+  name: string,
+  ours: number,
+  baselineName: string,
+  baseline: number,
+  targetMs?: number,
+): void {
   const ok = targetMs === undefined || ours < targetMs;
   if (!ok) failures.push(name);
   const base = `${baselineName}: ${baseline.toFixed(1)} ms`;
@@ -90,17 +119,19 @@ function ipsToMessage(lists: readonly IpList[]) {
 {
   report(
     'site build, 1536 lists (read+parse+compile+encode)',
-    median(3, () => buildSiteDat(dataDir)),
+    () => buildSiteDat(dataDir),
     'read files + split lines',
-    median(3, () => readAndSplit(listSourceFiles(dataDir))),
+    () => readAndSplit(listSourceFiles(dataDir)),
+    3,
     2000,
   );
   const lists = compileSites(loadSiteSources(dataDir));
   report(
     'site encode only (hand-written)',
-    median(5, () => encodeGeoSiteList(lists)),
+    () => encodeGeoSiteList(lists),
     'create()+toBinary',
-    median(5, () => toBinary(GeoSiteListSchema, sitesToMessage(lists))),
+    () => toBinary(GeoSiteListSchema, sitesToMessage(lists)),
+    5,
   );
 }
 
@@ -109,25 +140,30 @@ const tmp = mkdtempSync(join(tmpdir(), 'branchgate-bench-'));
 const bigIp = join(tmp, 'geoip-252.dat');
 {
   let bytes: Uint8Array = new Uint8Array(0);
-  const ours = median(3, () => {
-    bytes = buildIpDat([ipDir]).bytes;
-  });
+  const files = readdirSync(ipDir).map((f) => join(ipDir, f));
+  const [ours, baseline] = paired(
+    3,
+    () => {
+      bytes = buildIpDat([ipDir]).bytes;
+    },
+    () => readAndSplit(files),
+  );
   writeFileSync(bigIp, bytes);
   const lists = compileIpLists(loadIpSources([ipDir]));
   const cidrs = lists.reduce((n, l) => n + l.cidrs.length, 0);
-  const files = readdirSync(ipDir).map((f) => join(ipDir, f));
-  report(
+  reportTimes(
     `IP build, ${lists.length} lists, ${cidrs} CIDRs (read+parse+merge+encode)`,
     ours,
     'read files + split lines',
-    median(3, () => readAndSplit(files)),
+    baseline,
     5000,
   );
   report(
     'IP encode only (hand-written)',
-    median(3, () => encodeGeoIpList(lists)),
+    () => encodeGeoIpList(lists),
     'create()+toBinary',
-    median(3, () => toBinary(GeoIPListSchema, ipsToMessage(lists))),
+    () => toBinary(GeoIPListSchema, ipsToMessage(lists)),
+    3,
   );
 }
 
@@ -155,29 +191,33 @@ const bigIp = join(tmp, 'geoip-252.dat');
   };
   report(
     'dump CN from dlc.dat (2.2 MB)',
-    median(15, dumpOurs(dlcPath, 'CN', false)),
+    dumpOurs(dlcPath, 'CN', false),
     'fromBinary whole file',
-    median(5, dumpBaseline(dlcPath, 'CN', false)),
+    dumpBaseline(dlcPath, 'CN', false),
+    15,
     50,
   );
   report(
     'dump GOOGLE from dlc.dat',
-    median(15, dumpOurs(dlcPath, 'GOOGLE', false)),
+    dumpOurs(dlcPath, 'GOOGLE', false),
     'fromBinary whole file',
-    median(5, dumpBaseline(dlcPath, 'GOOGLE', false)),
+    dumpBaseline(dlcPath, 'GOOGLE', false),
+    15,
     50,
   );
   report(
     'dump DE from 252-list geoip.dat (18 MB)',
-    median(9, dumpOurs(bigIp, 'DE', true)),
+    dumpOurs(bigIp, 'DE', true),
     'fromBinary whole file',
-    median(3, dumpBaseline(bigIp, 'DE', true)),
+    dumpBaseline(bigIp, 'DE', true),
+    9,
   );
   report(
     'dump PRIVATE from 252-list geoip.dat',
-    median(9, dumpOurs(bigIp, 'PRIVATE', true)),
+    dumpOurs(bigIp, 'PRIVATE', true),
     'fromBinary whole file',
-    median(3, dumpBaseline(bigIp, 'PRIVATE', true)),
+    dumpBaseline(bigIp, 'PRIVATE', true),
+    9,
   );
   const infoOf = (path: string) => () => {
     const dat = GeoDat.open(path);
@@ -186,15 +226,102 @@ const bigIp = join(tmp, 'geoip-252.dat');
   };
   report(
     'info of 252-list geoip.dat',
-    median(3, infoOf(bigIp)),
+    infoOf(bigIp),
     'fromBinary whole file',
-    median(3, () => fromBinary(GeoIPListSchema, readFileSync(bigIp))),
+    () => fromBinary(GeoIPListSchema, readFileSync(bigIp)),
+    3,
   );
   report(
     'info of dlc.dat',
-    median(5, infoOf(dlcPath)),
+    infoOf(dlcPath),
     'fromBinary whole file',
-    median(5, () => fromBinary(GeoSiteListSchema, readFileSync(dlcPath))),
+    () => fromBinary(GeoSiteListSchema, readFileSync(dlcPath)),
+    5,
+  );
+}
+// 4. Side by side with v2ray 4.34 (bench/v2ray-peer): a fresh process per measurement on each
+// side, alternating, medians of `sideRounds`. Targets of the lean-loading issue.
+const sideRows: string[] = [];
+const sideRounds = Number(process.env.GEO_SIDE_ROUNDS ?? 5);
+const peer = buildPeer();
+if ('missing' in peer) {
+  console.log(`v2ray side by side skipped: ${peer.missing}`);
+  if (process.env.CI) failures.push('v2ray side by side');
+} else {
+  buildOurs();
+  const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
+  const ms = (x: number) => `${x.toFixed(1)} ms`;
+  const side = (
+    name: string,
+    ours: number,
+    v2ray: number,
+    show: (x: number) => string,
+    target: string,
+    met: boolean,
+  ) => {
+    if (!met) failures.push(name);
+    sideRows.push(
+      `| ${name} | ${show(ours)} | ${show(v2ray)} | ${(ours / v2ray).toFixed(2)} | ${target}: ${met ? 'met' : 'MISSED'} |`,
+    );
+  };
+  const ip = sideBySide(peer.path, { kind: 'ip', file: bigIp }, sideRounds);
+  side(
+    'peak RSS, IP matcher for all 252 lists',
+    ip.ours.peakRssKb,
+    ip.v2ray.peakRssKb,
+    mb,
+    "below v2ray's and < 150 MB",
+    ip.ours.peakRssKb < ip.v2ray.peakRssKb && ip.ours.peakRssKb < 150 * 1024,
+  );
+  side(
+    'build, all 252 IP lists',
+    ip.ours.buildMs,
+    ip.v2ray.buildMs,
+    ms,
+    'no slower than v2ray',
+    ip.ours.buildMs <= ip.v2ray.buildMs,
+  );
+  const site = sideBySide(peer.path, { kind: 'site', file: dlcPath }, sideRounds);
+  side(
+    'RSS after the site matcher for all 1536 lists',
+    site.ours.rssKb,
+    site.v2ray.rssKb,
+    mb,
+    "<= 1.5x v2ray's",
+    site.ours.rssKb <= 1.5 * site.v2ray.rssKb,
+  );
+  side(
+    'build, all 1536 site lists',
+    site.ours.buildMs,
+    site.v2ray.buildMs,
+    ms,
+    'no slower than v2ray',
+    site.ours.buildMs <= site.v2ray.buildMs,
+  );
+  const cn = sideBySide(peer.path, { kind: 'ip', file: bigIp, codes: ['cn', 'private'] }, sideRounds);
+  side(
+    'build, cn+private from the 252-list file (first build in the process)',
+    cn.ours.buildMs,
+    cn.v2ray.buildMs,
+    ms,
+    '< 10 ms',
+    cn.ours.buildMs < 10,
+  );
+  const small = resolve(corpora, 'upstream/geoip-only-cn-private.dat');
+  const cnSmall = sideBySide(peer.path, { kind: 'ip', file: small, codes: ['cn', 'private'] }, sideRounds);
+  side(
+    'build, cn+private from geoip-only-cn-private.dat',
+    cnSmall.ours.buildMs,
+    cnSmall.v2ray.buildMs,
+    ms,
+    '< 10 ms',
+    cnSmall.ours.buildMs < 10,
+  );
+  sideRows.push(
+    `| RSS after the IP matcher for all 252 lists | ${mb(ip.ours.rssKb)} | ${mb(ip.v2ray.rssKb)} | ${(ip.ours.rssKb / ip.v2ray.rssKb).toFixed(2)} | - |`,
+  );
+  sideRows.push(
+    `| peak RSS, site matcher | ${mb(site.ours.peakRssKb)} | ${mb(site.v2ray.peakRssKb)} | ${(site.ours.peakRssKb / site.v2ray.peakRssKb).toFixed(2)} | - |`,
   );
 }
 rmSync(tmp, { recursive: true, force: true });
@@ -203,6 +330,13 @@ console.log(`node ${process.version}, ${new Date().toISOString().slice(0, 10)}`)
 console.log('| measure | ours (median) | baseline (same run) | ours / baseline | target |');
 console.log('|---|---|---|---|---|');
 for (const r of rows) console.log(r);
+if (sideRows.length > 0) {
+  console.log('');
+  console.log(`side by side with v2ray 4.34, medians of ${sideRounds} alternating rounds, one process each`);
+  console.log('| measured side by side | branchgate | v2ray 4.34 | branchgate / v2ray | target |');
+  console.log('|---|---|---|---|---|');
+  for (const r of sideRows) console.log(r);
+}
 if (failures.length > 0) {
   console.log(`targets missed: ${failures.join('; ')}`);
   process.exitCode = 1;

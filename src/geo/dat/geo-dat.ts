@@ -7,7 +7,7 @@
 import { GeoError } from '../errors.js';
 import { decodeGeoIp, type GeoIpHeader, type GeoIpSink, scanGeoIp } from '../ip/ip-decoder.js';
 import type { IpList, SiteList } from '../model.js';
-import { decodeGeoSite } from '../site/site-decoder.js';
+import { decodeGeoSite, type GeoSiteSink, scanGeoSite } from '../site/site-decoder.js';
 import { type ByteSource, fileSource, memorySource } from '../wire/byte-source.js';
 import { WireReader } from '../wire/wire-reader.js';
 
@@ -133,6 +133,15 @@ export class GeoDat {
     if (this.scratch.length < entry.length)
       this.scratch = Buffer.allocUnsafe(Math.max(entry.length, this.scratch.length * 2));
     return this.source.readReusing(entry.offset, entry.length, this.scratch);
+  }
+
+  /**
+   * Walks one site entry's rules into a sink (no object per rule; the entry's bytes are read into
+   * a buffer reused from call to call). Returns the list's code.
+   */
+  scanSite(entry: DatEntry, sink: GeoSiteSink): string {
+    this.expect('site');
+    return scanGeoSite(this.reusedBytes(entry), 0, entry.length, entry.offset, sink);
   }
 
   /** Decodes one entry as an IP list. */

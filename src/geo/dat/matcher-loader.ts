@@ -2,10 +2,10 @@
 // default), tells site from IP files as `geo info` does, and answers a batch of queries.
 //   GeoDat -> readSite / readIp (selected entries) -> SiteMatcher | IpMatcher -> codes per query
 import { GeoError } from '../errors.js';
-import { parseListSelector } from '../formats/list-text.js';
+import { type ListSelector, parseListSelector } from '../formats/list-text.js';
 import { type IpMatcher, IpMatcherBuilder } from '../ip/ip-matcher.js';
-import type { SiteList } from '../model.js';
-import { SiteMatcher } from '../site/site-matcher.js';
+import { ruleHasAttributes } from '../site/site-decoder.js';
+import { type SiteMatcher, SiteMatcherBuilder } from '../site/site-matcher.js';
 import type { DatEntry, GeoDat } from './geo-dat.js';
 
 /** A compiled matcher of either kind. */
@@ -26,12 +26,36 @@ export interface QueryMatch {
 export function loadMatcher(dat: GeoDat, codes?: readonly string[]): DatMatcher {
   if (dat.kind === 'empty') throw new GeoError('dat_kind', `${dat.name} holds no lists`);
   if (dat.kind === 'ip') return { kind: 'ip', matcher: loadIpMatcher(dat, codes) };
-  if (!codes) return { kind: 'site', matcher: SiteMatcher.compile(dat.entries.map((e) => dat.readSite(e))) };
-  const lists: SiteList[] = [];
-  for (const entry of new Set(codes.map((c) => dat.get(parseListSelector(c).code)))) {
-    lists.push(dat.readSite(entry));
+  return { kind: 'site', matcher: loadSiteMatcher(dat, codes) };
+}
+
+/**
+ * Builds the site matcher straight from the file's bytes: full and domain names go from each
+ * entry's bytes into the matcher's character pool, with no object per rule. `codes` are
+ * selectors (`cn`, `google@ads`); without them every list of the file, in file order.
+ */
+export function loadSiteMatcher(dat: GeoDat, codes?: readonly string[]): SiteMatcher {
+  const lists = dat.lists();
+  const selectors: ListSelector[] = codes
+    ? codes.map((c) => {
+        const selector = parseListSelector(c);
+        return { code: dat.get(selector.code).code.toUpperCase(), attrs: selector.attrs };
+      })
+    : [...lists.keys()].map((code) => ({ code, attrs: [] }));
+  const builder = new SiteMatcherBuilder(dat.size);
+  for (const { code, attrs } of selectors) {
+    const entries = lists.get(code) as readonly DatEntry[];
+    if (!builder.beginTarget([code, ...attrs].join('@'), code)) continue;
+    for (const entry of entries) {
+      dat.scanSite(entry, {
+        rule: (type, bytes, valueStart, valueEnd, ruleStart, ruleEnd) => {
+          if (attrs.length > 0 && !ruleHasAttributes(bytes, ruleStart, ruleEnd, entry.offset, attrs)) return;
+          builder.addRuleBytes(type, bytes, valueStart, valueEnd);
+        },
+      });
+    }
   }
-  return { kind: 'site', matcher: SiteMatcher.compile(lists, codes) };
+  return builder.build();
 }
 
 /**
@@ -49,7 +73,7 @@ export function loadIpMatcher(dat: GeoDat, codes?: readonly string[]): IpMatcher
       chosen.set(code, lists.get(code) as readonly DatEntry[]);
     }
   }
-  const builder = new IpMatcherBuilder();
+  const builder = new IpMatcherBuilder(dat.size);
   for (const [code, entries] of chosen) {
     builder.beginList(code);
     let inverse: boolean | undefined;

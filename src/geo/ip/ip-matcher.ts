@@ -33,9 +33,13 @@ class Events {
   /** Where each list's events begin: each list's events arrive sorted (a run). */
   private readonly runs: number[] = [];
 
-  constructor(readonly width: 1 | 4) {
-    this.words = new Uint32Array(width * 1024);
-    this.lists = new Int32Array(1024);
+  /** `capacity`: events expected (an upper bound is fine: untouched pages cost no memory). */
+  constructor(
+    readonly width: 1 | 4,
+    capacity = 1024,
+  ) {
+    this.words = new Uint32Array(width * Math.max(16, capacity));
+    this.lists = new Int32Array(Math.max(16, capacity));
   }
 
   private grow(): void {
@@ -85,56 +89,66 @@ class Events {
     const bits = n > 1 << 17 ? 16 : 8;
     const buckets = 1 << bits;
     const mask = buckets - 1;
-    const counts = new Uint32Array(buckets + 1);
+    const perWord = 32 / bits;
+    const digits = w * perWord;
+    // Every digit's histogram in one pass over the events (digit 0 is the least significant).
+    const counts = new Uint32Array(digits * (buckets + 1));
     let words = this.words;
+    for (let e = 0; e < n; e++) {
+      for (let k = 0; k < w; k++) {
+        const v = words[e * w + k] as number;
+        for (let j = 0; j < perWord; j++) {
+          const at = ((w - 1 - k) * perWord + j) * (buckets + 1) + ((v >>> (j * bits)) & mask) + 1;
+          counts[at] = (counts[at] as number) + 1;
+        }
+      }
+    }
     let lists = this.lists;
     let spareWords: Uint32Array<ArrayBufferLike> = new Uint32Array(n * w);
     let spareLists: Int32Array<ArrayBufferLike> = new Int32Array(n);
-    for (let k = w - 1; k >= 0; k--) {
-      for (let shift = 0; shift < 32; shift += bits) {
-        counts.fill(0);
-        for (let e = 0; e < n; e++) {
-          const d = (((words[e * w + k] as number) >>> shift) & mask) + 1;
-          counts[d] = (counts[d] as number) + 1;
-        }
-        let skip = false;
-        for (let d = 1; d <= buckets; d++) {
-          const c = counts[d] as number;
-          if (c === n) skip = true;
-          if (c !== 0) break;
-        }
-        if (skip) continue;
-        for (let d = 1; d <= buckets; d++) counts[d] = (counts[d] as number) + (counts[d - 1] as number);
-        if (w === 1) {
-          for (let e = 0; e < n; e++) {
-            const v = words[e] as number;
-            const d = (v >>> shift) & mask;
-            const to = counts[d] as number;
-            counts[d] = to + 1;
-            spareWords[to] = v;
-            spareLists[to] = lists[e] as number;
-          }
-        } else {
-          for (let e = 0; e < n; e++) {
-            const p = e * 4;
-            const d = ((words[p + k] as number) >>> shift) & mask;
-            const to = counts[d] as number;
-            counts[d] = to + 1;
-            const q = to * 4;
-            spareWords[q] = words[p] as number;
-            spareWords[q + 1] = words[p + 1] as number;
-            spareWords[q + 2] = words[p + 2] as number;
-            spareWords[q + 3] = words[p + 3] as number;
-            spareLists[to] = lists[e] as number;
-          }
-        }
-        const tw = words;
-        words = spareWords;
-        spareWords = tw;
-        const tl = lists;
-        lists = spareLists;
-        spareLists = tl;
+    for (let digit = 0; digit < digits; digit++) {
+      const base = digit * (buckets + 1);
+      const k = w - 1 - Math.floor(digit / perWord);
+      const shift = (digit % perWord) * bits;
+      // A digit every event shares orders nothing: skip the pass (the low words of IPv6 mostly).
+      let skip = false;
+      for (let d = 1; d <= buckets; d++) {
+        const c = counts[base + d] as number;
+        if (c === n) skip = true;
+        if (c !== 0) break;
       }
+      if (skip) continue;
+      for (let d = 1; d <= buckets; d++)
+        counts[base + d] = (counts[base + d] as number) + (counts[base + d - 1] as number);
+      if (w === 1) {
+        for (let e = 0; e < n; e++) {
+          const v = words[e] as number;
+          const at = base + ((v >>> shift) & mask);
+          const to = counts[at] as number;
+          counts[at] = to + 1;
+          spareWords[to] = v;
+          spareLists[to] = lists[e] as number;
+        }
+      } else {
+        for (let e = 0; e < n; e++) {
+          const p = e * 4;
+          const at = base + (((words[p + k] as number) >>> shift) & mask);
+          const to = counts[at] as number;
+          counts[at] = to + 1;
+          const q = to * 4;
+          spareWords[q] = words[p] as number;
+          spareWords[q + 1] = words[p + 1] as number;
+          spareWords[q + 2] = words[p + 2] as number;
+          spareWords[q + 3] = words[p + 3] as number;
+          spareLists[to] = lists[e] as number;
+        }
+      }
+      const tw = words;
+      words = spareWords;
+      spareWords = tw;
+      const tl = lists;
+      lists = spareLists;
+      spareLists = tl;
     }
     this.words = words;
     this.lists = lists;
@@ -323,8 +337,9 @@ function sweep(events: Events, sets: SetTable): FamilyTable {
   const lists = events.lists;
   const n = events.count;
   sets.clear();
-  let starts = new Uint32Array(w * 1024);
-  let setOf = new Int32Array(1024);
+  // At most one interval per event, plus the one at address 0.
+  let starts = new Uint32Array(w * (n + 1));
+  let setOf = new Int32Array(n + 1);
   let count = 0;
   const record = (e: number) => {
     const id = sets.current();
@@ -360,7 +375,7 @@ function sweep(events: Events, sets: SetTable): FamilyTable {
     while (i < n && same(i, at)) sets.toggle(lists[i++] as number);
     record(at);
   }
-  return { starts: starts.slice(0, count * w), setOf: setOf.slice(0, count), count };
+  return { starts: starts.subarray(0, count * w), setOf: setOf.subarray(0, count), count };
 }
 
 function isZeroPoint(words: Uint32Array, w: number, e: number): boolean {
@@ -377,8 +392,8 @@ function isZeroPoint(words: Uint32Array, w: number, e: number): boolean {
  */
 export class IpMatcherBuilder {
   private readonly codes: string[] = [];
-  private readonly e4 = new Events(1);
-  private readonly e6 = new Events(4);
+  private readonly e4: Events;
+  private readonly e6: Events;
   private readonly set = new CidrSet();
   private readonly next6 = new Uint32Array(4);
   private current = -1;
@@ -387,6 +402,16 @@ export class IpMatcherBuilder {
     v4: (start, prefix) => this.set.addV4(start, prefix),
     v6: (bytes, offset, prefix) => this.set.addV6Bytes(bytes, offset, prefix),
   };
+
+  /**
+   * `sizeHint`: the bytes of networks to come (a .dat file's size), used to size the event arrays
+   * once instead of growing them by doubling (each growth leaves a garbage copy behind).
+   */
+  constructor(sizeHint = 0) {
+    // An IPv4 CIDR takes at least 10 bytes on the wire, an IPv6 one 22; two events each.
+    this.e4 = new Events(1, Math.ceil(sizeHint / 5));
+    this.e6 = new Events(4, Math.ceil(sizeHint / 11));
+  }
 
   /** Starts the next list; its result index is the number of lists begun before it. */
   beginList(code: string): void {

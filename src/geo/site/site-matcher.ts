@@ -7,8 +7,9 @@
 //        -> list indexes into the caller's Uint32Array, ascending
 
 import { GeoError } from '../errors.js';
-import { type ListSelector, parseListSelector, selectRules } from '../formats/list-text.js';
+import { parseListSelector, selectRules } from '../formats/list-text.js';
 import { DomainType, type SiteList } from '../model.js';
+import { decodeUtf8 } from '../wire/wire-reader.js';
 import { DomainTable, hashStep } from './domain-table.js';
 import { KeywordAutomaton } from './keyword-automaton.js';
 import { compileSiteRegex, type SiteRegex } from './site-regex.js';
@@ -41,6 +42,166 @@ function addTarget(sets: number[][], key: number, t: number): void {
   if (set[set.length - 1] !== t) set.push(t);
 }
 
+/**
+ * Targets per name of the domain table, as linked lists in typed arrays (most names belong to one
+ * list; a JS array per name would cost far more than the name): head[name] -> node -> next ...
+ */
+class NameTargets {
+  /** Node + 1 of each name's first target (0: none), so a fresh zeroed array needs no fill. */
+  head: Int32Array;
+  target: Int32Array;
+  /** Node + 1 of the next target (0: end). */
+  next: Int32Array;
+  nodes = 0;
+
+  constructor(names: number, nodes: number) {
+    this.head = new Int32Array(Math.max(16, names));
+    this.target = new Int32Array(Math.max(16, nodes));
+    this.next = new Int32Array(Math.max(16, nodes));
+  }
+
+  /** Adds t to a name's targets unless it is the last one added (targets come in order). */
+  add(name: number, t: number): void {
+    if (name >= this.head.length) {
+      const grown = new Int32Array(Math.max(this.head.length * 2, name + 1));
+      grown.set(this.head);
+      this.head = grown;
+    }
+    const h = this.head[name] as number;
+    if (h !== 0 && this.target[h - 1] === t) return;
+    if (this.nodes === this.target.length) {
+      const target = new Int32Array(this.nodes * 2);
+      target.set(this.target);
+      this.target = target;
+      const next = new Int32Array(this.nodes * 2);
+      next.set(this.next);
+      this.next = next;
+    }
+    this.target[this.nodes] = t;
+    this.next[this.nodes] = h;
+    this.head[name] = ++this.nodes;
+  }
+
+  /** Makes head cover every name (a name with no targets here reads 0). */
+  seal(names: number): void {
+    if (this.head.length < names) {
+      const grown = new Int32Array(names);
+      grown.set(this.head);
+      this.head = grown;
+    }
+  }
+}
+
+/**
+ * Builds a SiteMatcher target by target, from rule objects or straight from a file's bytes:
+ *   beginTarget(label) -> addRule / addRuleBytes ... -> beginTarget ... -> build()
+ * full and domain names go into one DomainTable (a character pool), keywords and regexps (a few
+ * hundred in the whole dlc) into maps.
+ */
+export class SiteMatcherBuilder {
+  readonly codes: string[] = [];
+  readonly table: DomainTable;
+  readonly full: NameTargets;
+  readonly root: NameTargets;
+  readonly keywordIds = new Map<string, number>();
+  readonly keywordSets: number[][] = [];
+  readonly regexIds = new Map<string, number>();
+  readonly regexSets: number[][] = [];
+  readonly regexes: SiteRegex[] = [];
+  readonly everyName: number[] = [];
+  private current = -1;
+  private listName = '';
+
+  /**
+   * `sizeHint`: the bytes of rules to come (a .dat file's size), used to size the arrays once
+   * (upper bounds; untouched pages cost nothing) instead of growing them by doubling.
+   */
+  constructor(sizeHint = 0) {
+    // A Domain message with a one-character value takes at least 7 bytes.
+    const rules = Math.ceil(sizeHint / 7);
+    this.table = new DomainTable(sizeHint, rules);
+    this.full = new NameTargets(rules, rules);
+    this.root = new NameTargets(rules, rules);
+  }
+
+  /**
+   * Starts the next target (a list code or `CODE@ATTR` selector); false when the label is a
+   * repeat (its rules are skipped). `list` names the list in errors.
+   */
+  beginTarget(label: string, list = label): boolean {
+    if (this.codes.includes(label)) {
+      this.current = -1;
+      return false;
+    }
+    this.current = this.codes.length;
+    this.codes.push(label);
+    this.listName = list;
+    return true;
+  }
+
+  /** Adds a rule to the current target. */
+  addRule(type: number, value: string): void {
+    const t = this.current;
+    if (t === -1) return;
+    if (type === DomainType.Full) this.full.add(this.table.add(value.toLowerCase()), t);
+    else if (type === DomainType.RootDomain) this.root.add(this.table.add(value.toLowerCase()), t);
+    else this.addOther(type, value, t);
+  }
+
+  /** Adds a rule whose value is UTF-8 in bytes[from, to) to the current target. */
+  addRuleBytes(type: number, bytes: Uint8Array, from: number, to: number): void {
+    const t = this.current;
+    if (t === -1) return;
+    if (type === DomainType.Full) this.full.add(this.table.addBytes(bytes, from, to), t);
+    else if (type === DomainType.RootDomain) this.root.add(this.table.addBytes(bytes, from, to), t);
+    else this.addOther(type, decodeUtf8(bytes, from, to), t);
+  }
+
+  private addOther(type: number, value: string, t: number): void {
+    switch (type) {
+      case DomainType.Plain: {
+        const keyword = value.toLowerCase();
+        if (keyword === '') {
+          if (this.everyName[this.everyName.length - 1] !== t) this.everyName.push(t);
+          return;
+        }
+        let id = this.keywordIds.get(keyword);
+        if (id === undefined) {
+          id = this.keywordIds.size;
+          this.keywordIds.set(keyword, id);
+        }
+        addTarget(this.keywordSets, id, t);
+        return;
+      }
+      case DomainType.Regex: {
+        let id = this.regexIds.get(value);
+        if (id === undefined) {
+          id = this.regexIds.size;
+          this.regexIds.set(value, id);
+          try {
+            this.regexes.push(compileSiteRegex(value));
+          } catch (err) {
+            if (err instanceof GeoError)
+              throw new GeoError(err.code, `list ${this.listName}: ${err.message}`);
+            throw err;
+          }
+        }
+        addTarget(this.regexSets, id, t);
+        return;
+      }
+      default:
+        throw new GeoError('dat_corrupt', `list ${this.listName}: unknown rule type ${type}`);
+    }
+  }
+
+  /** The matcher over every target begun. */
+  build(): SiteMatcher {
+    this.full.seal(this.table.size);
+    this.root.seal(this.table.size);
+    return SiteMatcher.fromBuilder(this);
+  }
+}
+
 /** The normalized form of a query: one trailing dot dropped, lower case (a copy only if needed). */
 export function normalizeDomain(domain: string): string {
   let end = domain.length;
@@ -69,16 +230,16 @@ export class SiteMatcher {
   /** Number of distinct regexp patterns. */
   readonly regexCount: number;
 
-  private readonly table = new DomainTable();
-  private readonly fullGroups: Groups;
-  private readonly rootGroups: Groups;
+  private readonly table: DomainTable;
+  private readonly full: NameTargets;
+  private readonly root: NameTargets;
   private readonly automaton: KeywordAutomaton;
   /** Automaton ids below this are keywords; from it on, regexp literals. */
   private readonly keywordCount: number;
   private readonly keywordGroups: Groups;
   /** Regexp indexes per literal (automaton id - keywordCount). */
   private readonly literalRegexes: Groups;
-  private readonly regexes: SiteRegex[] = [];
+  private readonly regexes: SiteRegex[];
   private readonly regexGroups: Groups;
   /** Regexps with no required literal: run on every query. */
   private readonly unfilteredRegexes: Int32Array;
@@ -95,81 +256,16 @@ export class SiteMatcher {
   private count = 0;
   private readonly onKeyword = (id: number): void => this.keywordHit(id);
 
-  private constructor(lists: readonly SiteList[], selectors: readonly ListSelector[]) {
-    // Entries sharing a code (possible in foreign files) count as one list.
-    const byCode = new Map<string, SiteList>();
-    for (const l of lists) {
-      const code = l.code.toUpperCase();
-      const seen = byCode.get(code);
-      byCode.set(code, seen ? { code: seen.code, rules: [...seen.rules, ...l.rules] } : l);
-    }
-    const codes: string[] = [];
-    const fullSets: number[][] = [];
-    const rootSets: number[][] = [];
-    const keywordIds = new Map<string, number>();
-    const keywordSets: number[][] = [];
-    const regexIds = new Map<string, number>();
-    const regexSets: number[][] = [];
-    const everyName: number[] = [];
-    for (const selector of selectors) {
-      const list = byCode.get(selector.code.toUpperCase());
-      if (!list) throw new GeoError('code_not_found', `no site list "${selector.code}"`);
-      const label = [list.code.toUpperCase(), ...selector.attrs].join('@');
-      if (codes.includes(label)) continue;
-      const t = codes.length;
-      codes.push(label);
-      for (const rule of selectRules(list, selector)) {
-        switch (rule.type) {
-          case DomainType.Full:
-            addTarget(fullSets, this.table.add(rule.value.toLowerCase()), t);
-            break;
-          case DomainType.RootDomain:
-            addTarget(rootSets, this.table.add(rule.value.toLowerCase()), t);
-            break;
-          case DomainType.Plain: {
-            const keyword = rule.value.toLowerCase();
-            if (keyword === '') {
-              if (everyName[everyName.length - 1] !== t) everyName.push(t);
-              break;
-            }
-            let id = keywordIds.get(keyword);
-            if (id === undefined) {
-              id = keywordIds.size;
-              keywordIds.set(keyword, id);
-            }
-            addTarget(keywordSets, id, t);
-            break;
-          }
-          case DomainType.Regex: {
-            let id = regexIds.get(rule.value);
-            if (id === undefined) {
-              id = regexIds.size;
-              regexIds.set(rule.value, id);
-              try {
-                this.regexes.push(compileSiteRegex(rule.value));
-              } catch (err) {
-                if (err instanceof GeoError) {
-                  throw new GeoError(err.code, `list ${list.code}: ${err.message}`);
-                }
-                throw err;
-              }
-            }
-            addTarget(regexSets, id, t);
-            break;
-          }
-          default:
-            throw new GeoError('dat_corrupt', `list ${list.code}: unknown rule type ${rule.type}`);
-        }
-      }
-    }
-    this.codes = codes;
-    this.table.seal();
+  private constructor(b: SiteMatcherBuilder) {
+    this.codes = b.codes;
+    this.table = b.table;
+    this.full = b.full;
+    this.root = b.root;
+    this.regexes = b.regexes;
     const dense = (sets: number[][], n: number) => Array.from({ length: n }, (_, k) => sets[k] ?? []);
-    this.fullGroups = new Groups(dense(fullSets, this.table.size));
-    this.rootGroups = new Groups(dense(rootSets, this.table.size));
-    this.keywordCount = keywordIds.size;
-    this.keywordGroups = new Groups(dense(keywordSets, keywordIds.size));
-    this.regexGroups = new Groups(dense(regexSets, regexIds.size));
+    this.keywordCount = b.keywordIds.size;
+    this.keywordGroups = new Groups(dense(b.keywordSets, b.keywordIds.size));
+    this.regexGroups = new Groups(dense(b.regexSets, b.regexIds.size));
     this.regexCount = this.regexes.length;
     this.re2jsPatterns = this.regexes.filter((r) => r.engine === 're2js').map((r) => r.pattern);
     const literalIds = new Map<string, number>();
@@ -189,11 +285,16 @@ export class SiteMatcher {
     });
     this.literalRegexes = new Groups(dense(literalSets, literalIds.size));
     this.unfilteredRegexes = Int32Array.from(unfiltered);
-    this.everyName = Int32Array.from(everyName);
-    this.automaton = new KeywordAutomaton([...keywordIds.keys(), ...literalIds.keys()]);
-    this.seen = new Uint32Array(codes.length);
+    this.everyName = Int32Array.from(b.everyName);
+    this.automaton = new KeywordAutomaton([...b.keywordIds.keys(), ...literalIds.keys()]);
+    this.seen = new Uint32Array(this.codes.length);
     this.regexSeen = new Uint32Array(this.regexes.length);
     this.candidates = new Int32Array(this.regexes.length);
+  }
+
+  /** @internal The builder's way in. */
+  static fromBuilder(b: SiteMatcherBuilder): SiteMatcher {
+    return new SiteMatcher(b);
   }
 
   /**
@@ -204,7 +305,21 @@ export class SiteMatcher {
     const parsed = selectors
       ? selectors.map(parseListSelector)
       : lists.map((l) => ({ code: l.code, attrs: [] as string[] }));
-    return new SiteMatcher(lists, parsed);
+    // Entries sharing a code (possible in foreign files) count as one list.
+    const byCode = new Map<string, SiteList>();
+    for (const l of lists) {
+      const code = l.code.toUpperCase();
+      const seen = byCode.get(code);
+      byCode.set(code, seen ? { code: seen.code, rules: [...seen.rules, ...l.rules] } : l);
+    }
+    const builder = new SiteMatcherBuilder();
+    for (const selector of parsed) {
+      const list = byCode.get(selector.code.toUpperCase());
+      if (!list) throw new GeoError('code_not_found', `no site list "${selector.code}"`);
+      if (!builder.beginTarget([list.code.toUpperCase(), ...selector.attrs].join('@'), list.code)) continue;
+      for (const rule of selectRules(list, selector)) builder.addRule(rule.type, rule.value);
+    }
+    return builder.build();
   }
 
   /** Number of result indexes (the length a result buffer needs). */
@@ -267,8 +382,8 @@ export class SiteMatcher {
       // name[k, end) starts at a label boundary (or is the empty suffix after a dot).
       const id = this.table.find(hash, name, k, end);
       if (id === -1) continue;
-      this.emitGroup(this.rootGroups, id);
-      if (k === 0) this.emitGroup(this.fullGroups, id);
+      this.emitTargets(this.root, id);
+      if (k === 0) this.emitTargets(this.full, id);
     }
   }
 
@@ -302,6 +417,11 @@ export class SiteMatcher {
     for (let o = g.start[r] as number; o < end && !needed; o++)
       needed = this.seen[g.ids[o] as number] !== this.epoch;
     if (needed && (this.regexes[r] as SiteRegex).test(name)) this.emitGroup(g, r);
+  }
+
+  private emitTargets(targets: NameTargets, name: number): void {
+    for (let node = targets.head[name] as number; node !== 0; node = targets.next[node - 1] as number)
+      this.emit(targets.target[node - 1] as number);
   }
 
   private emitGroup(g: Groups, group: number): void {
