@@ -134,7 +134,7 @@ describe('corrupt and truncated files', () => {
     const cut = sample.subarray(0, sample.length - 3);
     expect(() => GeoDat.fromBytes(cut)).toThrowError(GeoError);
     expect(() => GeoDat.fromBytes(cut)).toThrowError(
-      /^corrupt data at byte 20: entry 2 of \d+ bytes runs past the end of the file \(\d+ left; truncated\?\)$/,
+      /^<memory>: corrupt data at byte 20: entry 2 of \d+ bytes runs past the end of the file \(\d+ left; truncated\?\)$/,
     );
   });
 

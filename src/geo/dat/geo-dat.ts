@@ -77,12 +77,12 @@ export class GeoDat {
 
   /** Indexes bytes already in memory. */
   static fromBytes(bytes: Uint8Array, name = '<memory>'): GeoDat {
-    return new GeoDat(memorySource(bytes), name);
+    return named(name, () => new GeoDat(memorySource(bytes), name));
   }
 
   /** Indexes any byte source (a file, memory, or a wrapper that counts or limits reads). */
   static fromSource(source: ByteSource, name: string): GeoDat {
-    return new GeoDat(source, name);
+    return named(name, () => new GeoDat(source, name));
   }
 
   /** Size of the file in bytes. */
@@ -115,7 +115,7 @@ export class GeoDat {
   /** Decodes one entry as a site list. */
   readSite(entry: DatEntry): SiteList {
     this.expect('site');
-    return decodeGeoSite(this.entryBytes(entry), 0, entry.length, entry.offset);
+    return named(this.name, () => decodeGeoSite(this.entryBytes(entry), 0, entry.length, entry.offset));
   }
 
   /**
@@ -124,7 +124,7 @@ export class GeoDat {
    */
   scanIp(entry: DatEntry, sink: GeoIpSink): GeoIpHeader {
     this.expect('ip');
-    return scanGeoIp(this.reusedBytes(entry), 0, entry.length, entry.offset, sink);
+    return named(this.name, () => scanGeoIp(this.reusedBytes(entry), 0, entry.length, entry.offset, sink));
   }
 
   /** The bytes of an entry, valid until the next call (a view, or a copy into a reused buffer). */
@@ -141,13 +141,13 @@ export class GeoDat {
    */
   scanSite(entry: DatEntry, sink: GeoSiteSink): string {
     this.expect('site');
-    return scanGeoSite(this.reusedBytes(entry), 0, entry.length, entry.offset, sink);
+    return named(this.name, () => scanGeoSite(this.reusedBytes(entry), 0, entry.length, entry.offset, sink));
   }
 
   /** Decodes one entry as an IP list. */
   readIp(entry: DatEntry): IpList {
     this.expect('ip');
-    return decodeGeoIp(this.entryBytes(entry), 0, entry.length, entry.offset);
+    return named(this.name, () => decodeGeoIp(this.entryBytes(entry), 0, entry.length, entry.offset));
   }
 
   /** Releases the file. */
@@ -159,6 +159,18 @@ export class GeoDat {
     if (this.kind !== kind && this.kind !== 'empty') {
       throw new GeoError('dat_kind', `${this.name} holds ${this.kind} lists, not ${kind} lists`);
     }
+  }
+}
+
+/** Runs fn; a GeoError from it gets the file's name in front (once). */
+function named<T>(name: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof GeoError && !err.message.startsWith(`${name}: `)) {
+      throw new GeoError(err.code, `${name}: ${err.message}`);
+    }
+    throw err;
   }
 }
 

@@ -47,12 +47,26 @@ export function loadSiteMatcher(dat: GeoDat, codes?: readonly string[]): SiteMat
     const entries = lists.get(code) as readonly DatEntry[];
     if (!builder.beginTarget([code, ...attrs].join('@'), code)) continue;
     for (const entry of entries) {
-      dat.scanSite(entry, {
-        rule: (type, bytes, valueStart, valueEnd, ruleStart, ruleEnd) => {
-          if (attrs.length > 0 && !ruleHasAttributes(bytes, ruleStart, ruleEnd, entry.offset, attrs)) return;
-          builder.addRuleBytes(type, bytes, valueStart, valueEnd);
-        },
-      });
+      let at = entry.offset;
+      try {
+        dat.scanSite(entry, {
+          rule: (type, bytes, valueStart, valueEnd, ruleStart, ruleEnd) => {
+            at = entry.offset + ruleStart;
+            if (attrs.length > 0 && !ruleHasAttributes(bytes, ruleStart, ruleEnd, entry.offset, attrs))
+              return;
+            builder.addRuleBytes(type, bytes, valueStart, valueEnd);
+          },
+        });
+      } catch (err) {
+        // A rule the matcher refuses (a regexp it cannot run): say which file and where.
+        if (err instanceof GeoError && !/byte \d+/.test(err.message)) {
+          const message = err.message.startsWith(`${dat.name}: `)
+            ? err.message.slice(dat.name.length + 2)
+            : err.message;
+          throw new GeoError(err.code, `${dat.name}: rule at byte ${at}: ${message}`);
+        }
+        throw err;
+      }
     }
   }
   return builder.build();

@@ -2,16 +2,25 @@
 // CidrSet per ISO code (country, else registered, else represented country). The search tree is
 // walked here; data records are decoded by mmdb-lib. IPv4 comes from the ::/96 subtree of an IPv6
 // database; its aliases (::ffff:0:0/96, 2002::/16) are skipped so no network is counted twice.
-import { type CountryResponse, Reader } from 'mmdb-lib';
+import { createRequire } from 'node:module';
+import type { CountryResponse, Reader } from 'mmdb-lib';
 import { GeoError } from '../errors.js';
 import { CidrSet } from './cidr-set.js';
 import { formatIPv4, formatIPv6 } from './ip-address.js';
 
 /** Reads every network of a country mmdb; codes are upper case. */
+/**
+ * mmdb-lib, loaded on first use (a CommonJS package): only `geo build-ip --mmdb` needs it, and a
+ * program that imports the geo area to match would otherwise carry it in memory.
+ */
+function loadMmdbLib(): typeof import('mmdb-lib') {
+  return createRequire(import.meta.url)('mmdb-lib') as typeof import('mmdb-lib');
+}
+
 export function readMmdbCountries(db: Buffer, file: string): Map<string, CidrSet> {
   let reader: Reader<CountryResponse>;
   try {
-    reader = new Reader<CountryResponse>(db);
+    reader = new (loadMmdbLib().Reader)<CountryResponse>(db);
   } catch (err) {
     throw new GeoError('mmdb_invalid', `${file}: not a MaxMind DB file: ${(err as Error).message}`);
   }
@@ -39,7 +48,17 @@ export function readMmdbCountries(db: Buffer, file: string): Map<string, CidrSet
   const codeFor = (pointer: number, sampleIp: string): string | null => {
     let code = codeByPointer.get(pointer);
     if (code === undefined) {
-      const data = reader.get(sampleIp);
+      let data: CountryResponse | null;
+      try {
+        data = reader.get(sampleIp);
+      } catch (err) {
+        // mmdb-lib throws what it meets (RangeError, TypeError, ...) on a corrupt data section.
+        const at = searchTreeSize + pointer - nodeCount;
+        throw new GeoError(
+          'mmdb_invalid',
+          `${file}: corrupt data record at byte ${at}: ${(err as Error).message}`,
+        );
+      }
       // As v2fly/geoip: the country, else the registered country, else the represented one.
       const iso = [
         data?.country?.iso_code,

@@ -107,7 +107,6 @@ export class DomainTable {
     return this.pool.byteLength + this.starts.byteLength * 3 + this.slots.byteLength;
   }
 
-
   /** A name already copied to pool[at, at + length) that is in the table, or -1. */
   private findPooled(hash: number, at: number, length: number): number {
     const pool = this.pool;

@@ -61,6 +61,7 @@ export function scanGeoSite(
         } else r.skip(t & 7);
       }
       r.end = outerEnd;
+      if (type > 3) r.fail(`unknown rule type ${type}`, ruleStart);
       sink.rule(type, bytes, valueStart, valueEnd, ruleStart, domainEnd);
     } else if (field === 4 && wire === 2) code = r.string();
     else r.skip(wire);
