@@ -45,17 +45,8 @@ export function fileSource(path: string): ByteSource {
     size,
     readReusing: (offset, length, scratch) =>
       readInto(offset, length, scratch.length >= length ? scratch : Buffer.allocUnsafe(length)),
-    read(offset, length) {
-      const n = Math.max(0, Math.min(length, size - offset));
-      const buf = Buffer.allocUnsafe(n);
-      let done = 0;
-      while (done < n) {
-        const got = readSync(fd, buf, done, n - done, offset + done);
-        if (got === 0) break;
-        done += got;
-      }
-      return buf.subarray(0, done);
-    },
+    read: (offset, length) =>
+      readInto(offset, length, Buffer.allocUnsafe(Math.max(0, Math.min(length, size - offset)))),
     close() {
       if (open) closeSync(fd);
       open = false;
