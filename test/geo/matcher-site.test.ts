@@ -187,11 +187,31 @@ describe('RE2 to RegExp translation', () => {
     expect(translateRe2('(^|\\.)[1-5]gaoap\\.com$')).toEqual({
       source: '(^|\\u{2e})[1-5]gaoap\\u{2e}com$',
       literal: 'gaoap.com',
+      dotless: false,
     });
     expect(translateRe2('javdb\\d+\\.com$')?.literal).toBe('javdb');
     expect(translateRe2('^ab+c')?.literal).toBe('a');
     expect(translateRe2('a|bcd')?.literal).toBe('');
     expect(translateRe2('x(abc)y')?.literal).toBe('x');
+  });
+
+  test('dotless: anchored at both ends with no part that matches a dot', () => {
+    expect(translateRe2('^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$')?.dotless).toBe(true);
+    expect(translateRe2('^\\w+$')?.dotless).toBe(true);
+    for (const p of [
+      '^a.b$',
+      '^a\\.b$',
+      '^[^x]$',
+      '^[+-/]$',
+      '^\\W$',
+      '^\\D$',
+      '^\\S$',
+      '^a|b$',
+      'a$',
+      '^a',
+      '^a\\$',
+    ])
+      expect(translateRe2(p)?.dotless, p).toBe(false);
   });
 
   test.each([
@@ -275,6 +295,8 @@ describe('RE2 to RegExp translation', () => {
       fc.tuple(seq, seq).map(([x, y]) => `${x}|${y}`),
       fc.tuple(seq, seq, seq, quant).map(([x, y, z, q]) => `${x}(${y}|${z})${q}${x}`),
       fc.tuple(seq, seq).map(([x, y]) => `(?:${x})${y}`),
+      seq.map((x) => `^${x}$`),
+      fc.tuple(seq, seq).map(([x, y]) => `^(${x}|${y})$`),
     );
     const input = fc
       .array(
@@ -298,6 +320,7 @@ describe('RE2 to RegExp translation', () => {
         for (const s of inputs) {
           expect(ours.test(s), `${p} on ${JSON.stringify(s)}`).toBe(re2.test(s));
           if (ours.literal !== '' && re2.test(s)) expect(s.includes(ours.literal)).toBe(true);
+          if (ours.dotless && s.includes('.')) expect(re2.test(s), `${p} is dotless`).toBe(false);
         }
       }),
       { numRuns: 1500, seed: 20707 },

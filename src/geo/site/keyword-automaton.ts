@@ -11,6 +11,12 @@ export class KeywordAutomaton {
   private readonly wide = new Map<number, number>();
   private readonly alphabet: number;
   private readonly delta: Int32Array;
+  /**
+   * The ASCII columns of delta, indexed by state * 128 + character code directly (no symbol
+   * lookup), with a target that has outputs stored as its complement (~t < 0): a step is one load
+   * and one sign test.
+   */
+  private readonly ascii128: Int32Array;
   private readonly outStart: Int32Array;
   private readonly outIds: Int32Array;
   /** Number of patterns. */
@@ -80,6 +86,17 @@ export class KeywordAutomaton {
     this.outStart[states] = total;
     this.outIds = new Int32Array(total);
     for (let s = 0; s < states; s++) this.outIds.set(outs[s] as number[], this.outStart[s] as number);
+    this.ascii128 = new Int32Array(states * 128);
+    for (let s = 0; s < states; s++) {
+      for (let c = 0; c < 128; c++) {
+        const t = delta[s * symbols + (this.ascii[c] as number)] as number;
+        this.ascii128[s * 128 + c] = this.hasOutput(t) ? ~t : t;
+      }
+    }
+  }
+
+  private hasOutput(state: number): boolean {
+    return (this.outStart[state + 1] as number) > (this.outStart[state] as number);
   }
 
   /** Calls onMatch(id) for each pattern occurrence in text[from, to) (a pattern may repeat). */
@@ -88,9 +105,21 @@ export class KeywordAutomaton {
     const alphabet = this.alphabet;
     const outStart = this.outStart;
     const outIds = this.outIds;
+    const fast = this.ascii128;
     let s = 0;
     for (let k = from; k < to; k++) {
-      s = delta[s * alphabet + this.symbol(text.charCodeAt(k))] as number;
+      const c = text.charCodeAt(k);
+      let t: number;
+      if (c < 128) t = fast[(s << 7) | c] as number;
+      else {
+        t = delta[s * alphabet + this.symbol(c)] as number;
+        if (this.hasOutput(t)) t = ~t;
+      }
+      if (t >= 0) {
+        s = t;
+        continue;
+      }
+      s = ~t;
       const end = outStart[s + 1] as number;
       for (let o = outStart[s] as number; o < end; o++) onMatch(outIds[o] as number);
     }

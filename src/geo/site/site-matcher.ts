@@ -243,6 +243,10 @@ export class SiteMatcher {
   private readonly regexGroups: Groups;
   /** Regexps with no required literal: run on every query. */
   private readonly unfilteredRegexes: Int32Array;
+  /** 1 for a regexp no dotted name can match (SiteRegex.dotless). */
+  private readonly regexDotless: Uint8Array;
+  /** Whether the name being looked up holds a dot (set by the label walk). */
+  private dotted = false;
   /** Targets of empty keywords: they match every name. */
   private readonly everyName: Int32Array;
 
@@ -285,6 +289,7 @@ export class SiteMatcher {
     });
     this.literalRegexes = new Groups(dense(literalSets, literalIds.size));
     this.unfilteredRegexes = Int32Array.from(unfiltered);
+    this.regexDotless = Uint8Array.from(this.regexes, (re) => (re.dotless ? 1 : 0));
     this.everyName = Int32Array.from(b.everyName);
     this.automaton = new KeywordAutomaton([...b.keywordIds.keys(), ...literalIds.keys()]);
     this.seen = new Uint32Array(this.codes.length);
@@ -376,9 +381,11 @@ export class SiteMatcher {
   private matchNames(name: string): void {
     const end = name.length;
     let hash = 0;
+    this.dotted = false;
     for (let k = end; k >= 0; k--) {
       if (k < end) hash = hashStep(hash, name.charCodeAt(k));
       if (k > 0 && name.charCodeAt(k - 1) !== 46) continue;
+      if (k > 0) this.dotted = true;
       // name[k, end) starts at a label boundary (or is the empty suffix after a dot).
       const id = this.table.find(hash, name, k, end);
       if (id === -1) continue;
@@ -410,6 +417,8 @@ export class SiteMatcher {
   }
 
   private tryRegex(r: number, name: string): void {
+    // A regexp that cannot match a dotted name (`^[a-z0-9-]+$`) is not run on one.
+    if (this.dotted && this.regexDotless[r] === 1) return;
     // Skip a regexp whose every list already matched.
     const g = this.regexGroups;
     const end = g.start[r + 1] as number;

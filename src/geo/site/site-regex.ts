@@ -12,6 +12,11 @@ export interface SiteRegex {
   readonly engine: 'native' | 're2js';
   /** A substring every match contains ('' when none is known); lets the matcher skip the regex. */
   readonly literal: string;
+  /**
+   * True when no string containing a dot can match (the pattern is anchored at both ends and no
+   * part of it matches `.`), so the matcher skips it for dotted names. False when not known.
+   */
+  readonly dotless: boolean;
   test(input: string): boolean;
 }
 
@@ -26,16 +31,26 @@ export function compileSiteRegex(pattern: string): SiteRegex {
   const translated = translateRe2(pattern);
   if (translated) {
     const re = new RegExp(translated.source, 'u');
-    return { pattern, engine: 'native', literal: translated.literal, test: (input) => re.test(input) };
+    return {
+      pattern,
+      engine: 'native',
+      literal: translated.literal,
+      dotless: translated.dotless,
+      test: (input) => re.test(input),
+    };
   }
-  return { pattern, engine: 're2js', literal: '', test: (input) => re2.test(input) };
+  return { pattern, engine: 're2js', literal: '', dotless: false, test: (input) => re2.test(input) };
 }
 
 /** JavaScript source with the same meaning as an RE2 pattern, plus a required literal. */
 export interface TranslatedRegex {
   readonly source: string;
   readonly literal: string;
+  /** No string containing `.` can match (anchored at both ends, no part matches a dot). */
+  readonly dotless: boolean;
 }
+
+const DOT = 46;
 
 const WHITESPACE = '\\t\\n\\f\\r ';
 
@@ -67,6 +82,9 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
   let best = '';
   let runChar = ''; // the last literal added to run (removed again if a quantifier follows)
   let atom = false; // whether the last token can take a quantifier
+  // For `dotless`: whether some part can match a dot, and whether the last token was `$`.
+  let dotPossible = false;
+  let endsWithDollar = false;
   const endRun = () => {
     if (run.length > best.length) best = run;
     run = '';
@@ -77,6 +95,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
     const ch = cps[i] as string;
     const c = ch.codePointAt(0) as number;
     i++;
+    endsWithDollar = false;
     if (ch === '\\') {
       const next = cps[i];
       if (next === undefined) return undefined;
@@ -84,16 +103,19 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
       const n = next.codePointAt(0) as number;
       // Not \B: V8 also tests it between the halves of a surrogate pair, where it holds.
       if ('dDwWb'.includes(next)) {
+        if (next === 'D' || next === 'W') dotPossible = true;
         out += `\\${next}`;
         atom = next !== 'b';
         runChar = '';
         endRun();
       } else if (next === 's' || next === 'S') {
+        if (next === 'S') dotPossible = true;
         out += next === 's' ? `[${WHITESPACE}]` : `[^${WHITESPACE}]`;
         atom = true;
         runChar = '';
         endRun();
       } else if (isAsciiPunct(n)) {
+        if (n === DOT) dotPossible = true;
         out += hex(n);
         atom = true;
         if (depth === 0) {
@@ -106,6 +128,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
     if (ch === '[') {
       const cls = translateClass(cps, i);
       if (!cls) return undefined;
+      if (cls.dot) dotPossible = true;
       out += cls.source;
       i = cls.end;
       atom = true;
@@ -143,6 +166,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
       continue;
     }
     if (ch === '^' || ch === '$') {
+      endsWithDollar = ch === '$';
       out += ch;
       atom = false;
       runChar = '';
@@ -150,6 +174,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
       continue;
     }
     if (ch === '.') {
+      dotPossible = true;
       out += '[^\\n]';
       atom = true;
       runChar = '';
@@ -202,15 +227,23 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
   }
   if (depth !== 0) return undefined;
   endRun();
-  return { source: out, literal: topLevelAlternation ? '' : best };
+  const anchored = cps[0] === '^' && endsWithDollar && !topLevelAlternation;
+  return { source: out, literal: topLevelAlternation ? '' : best, dotless: anchored && !dotPossible };
 }
 
 /** Translates a class starting after `[` at cps[from]; returns the source and the index after `]`. */
-function translateClass(cps: readonly string[], from: number): { source: string; end: number } | undefined {
+function translateClass(
+  cps: readonly string[],
+  from: number,
+): { source: string; end: number; dot: boolean } | undefined {
   let i = from;
   let out = '[';
+  // Whether the class can match a dot: a negated class (conservatively), \D or \W, `.` itself,
+  // or a range around it.
+  let dot = false;
   if (cps[i] === '^') {
     out += '^';
+    dot = true;
     i++;
   }
   // `[]a]` holds `]` in RE2 but is an empty class in JavaScript; `[[:alpha:]]` is RE2-only.
@@ -225,7 +258,10 @@ function translateClass(cps: readonly string[], from: number): { source: string;
       const next = cps[i];
       if (next === undefined) return undefined;
       i++;
-      if ('dDwW'.includes(next)) return { code: -1, source: `\\${next}` };
+      if ('dDwW'.includes(next)) {
+        if (next === 'D' || next === 'W') dot = true;
+        return { code: -1, source: `\\${next}` };
+      }
       if (next === 's') return { code: -1, source: WHITESPACE };
       const n = next.codePointAt(0) as number;
       if (isAsciiPunct(n)) return { code: n, source: hex(n) };
@@ -237,7 +273,7 @@ function translateClass(cps: readonly string[], from: number): { source: string;
   };
   for (;;) {
     if (cps[i] === undefined) return undefined;
-    if (cps[i] === ']') return { source: `${out}]`, end: i + 1 };
+    if (cps[i] === ']') return { source: `${out}]`, end: i + 1, dot };
     const at = i;
     const lo = member();
     if (!lo) return undefined;
@@ -247,7 +283,11 @@ function translateClass(cps: readonly string[], from: number): { source: string;
       i++;
       const hi = member();
       if (!hi || lo.code < 0 || hi.code < 0 || hi.code < lo.code) return undefined;
+      if (lo.code <= DOT && DOT <= hi.code) dot = true;
       out += `${lo.source}-${hi.source}`;
-    } else out += lo.source;
+    } else {
+      if (lo.code === DOT) dot = true;
+      out += lo.source;
+    }
   }
 }
