@@ -378,6 +378,20 @@ function sweep(events: Events, sets: SetTable): FamilyTable {
   return { starts: starts.subarray(0, count * w), setOf: setOf.subarray(0, count), count };
 }
 
+/**
+ * index[h]: the first interval whose start's top 16 bits are h or more (count when none), so the
+ * intervals starting in /16 h are [index[h], index[h + 1]) and the one before runs into it.
+ */
+function slashSixteenIndex(t: FamilyTable, width: number): Int32Array {
+  const index = new Int32Array(65537);
+  let k = 0;
+  for (let h = 0; h <= 65536; h++) {
+    while (k < t.count && (t.starts[k * width] as number) >>> 16 < h) k++;
+    index[h] = k;
+  }
+  return index;
+}
+
 function isZeroPoint(words: Uint32Array, w: number, e: number): boolean {
   for (let k = 0; k < w; k++) if (words[e * w + k] !== 0) return false;
   return true;
@@ -476,6 +490,7 @@ export class IpMatcher {
   readonly codes: readonly string[];
   private readonly v4: FamilyTable;
   private readonly v4Index: Int32Array;
+  private readonly v6Index: Int32Array;
   private readonly v6: FamilyTable;
   private readonly setStart: Int32Array;
   private readonly setIds: Int32Array;
@@ -485,15 +500,9 @@ export class IpMatcher {
     this.codes = codes;
     const sets = new SetTable(codes.length);
     this.v4 = sweep(e4, sets);
-    // v4Index[h]: the first interval starting at or after h << 16 (count when none).
-    this.v4Index = new Int32Array(65537);
-    const starts = this.v4.starts;
-    let k = 0;
-    for (let h = 0; h <= 65536; h++) {
-      while (k < this.v4.count && (starts[k] as number) < h * 65536) k++;
-      this.v4Index[h] = k;
-    }
+    this.v4Index = slashSixteenIndex(this.v4, 1);
     this.v6 = sweep(e6, sets);
+    this.v6Index = slashSixteenIndex(this.v6, 4);
     this.setStart = new Int32Array(sets.sets.length + 1);
     let total = 0;
     sets.sets.forEach((members, k) => {
@@ -599,8 +608,11 @@ export class IpMatcher {
     if (w0 === 0 && w1 === 0 && w2 === 0xffff) return this.matchV4(w3, out);
     const t = this.v6;
     const s = t.starts;
-    let lo = 0;
-    let hi = t.count - 1;
+    // As for IPv4: the /16 index narrows the search to the intervals of the address's /16.
+    const top = w0 >>> 16;
+    let lo = (this.v6Index[top] as number) - 1;
+    if (lo < 0) lo = 0;
+    let hi = (this.v6Index[top + 1] as number) - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
       const p = mid * 4;

@@ -95,6 +95,23 @@ export class KeywordAutomaton {
     }
   }
 
+  /**
+   * One step from state s on character code c: the next state, or its complement (< 0) when
+   * that state reports patterns (then call outputs() with ~result). For walks that fuse the
+   * automaton into another pass over the text.
+   */
+  step(s: number, c: number): number {
+    if (c < 128) return this.ascii128[(s << 7) | c] as number;
+    const t = this.delta[s * this.alphabet + this.symbol(c)] as number;
+    return this.hasOutput(t) ? ~t : t;
+  }
+
+  /** Calls onMatch(id) for each pattern state s reports. */
+  outputs(s: number, onMatch: (id: number) => void): void {
+    const end = this.outStart[s + 1] as number;
+    for (let o = this.outStart[s] as number; o < end; o++) onMatch(this.outIds[o] as number);
+  }
+
   private hasOutput(state: number): boolean {
     return (this.outStart[state + 1] as number) > (this.outStart[state] as number);
   }

@@ -291,7 +291,10 @@ export class SiteMatcher {
     this.unfilteredRegexes = Int32Array.from(unfiltered);
     this.regexDotless = Uint8Array.from(this.regexes, (re) => (re.dotless ? 1 : 0));
     this.everyName = Int32Array.from(b.everyName);
-    this.automaton = new KeywordAutomaton([...b.keywordIds.keys(), ...literalIds.keys()]);
+    // Built over the patterns reversed: the label walk reads the name from its end, and a pattern
+    // occurs in the name exactly when its reverse occurs in the name read backwards.
+    const reversed = (p: string) => p.split('').reverse().join('');
+    this.automaton = new KeywordAutomaton([...b.keywordIds.keys(), ...literalIds.keys()].map(reversed));
     this.seen = new Uint32Array(this.codes.length);
     this.regexSeen = new Uint32Array(this.regexes.length);
     this.candidates = new Int32Array(this.regexes.length);
@@ -353,7 +356,6 @@ export class SiteMatcher {
     this.candidateCount = 0;
     for (let k = 0; k < this.everyName.length; k++) this.emit(this.everyName[k] as number);
     this.matchNames(name);
-    if (this.automaton.size > 0) this.automaton.scan(name, 0, name.length, this.onKeyword);
     this.runRegexes(name);
     // Few hits: insertion sort in place.
     for (let a = 1; a < this.count; a++) {
@@ -377,13 +379,30 @@ export class SiteMatcher {
     return codes;
   }
 
-  /** full and domain rules: every label suffix of the name, probed in place. */
+  /**
+   * full and domain rules: every label suffix of the name, probed in place; keywords and regexp
+   * literals by the automaton in the same right-to-left walk.
+   */
   private matchNames(name: string): void {
     const end = name.length;
+    const automaton = this.automaton;
+    const scan = automaton.size > 0;
     let hash = 0;
+    let state = 0;
     this.dotted = false;
     for (let k = end; k >= 0; k--) {
-      if (k < end) hash = hashStep(hash, name.charCodeAt(k));
+      if (k < end) {
+        const c = name.charCodeAt(k);
+        hash = hashStep(hash, c);
+        // The keyword automaton (reversed patterns) steps in the same walk.
+        if (scan) {
+          const t = automaton.step(state, c);
+          if (t < 0) {
+            state = ~t;
+            automaton.outputs(state, this.onKeyword);
+          } else state = t;
+        }
+      }
       if (k > 0 && name.charCodeAt(k - 1) !== 46) continue;
       if (k > 0) this.dotted = true;
       // name[k, end) starts at a label boundary (or is the empty suffix after a dot).

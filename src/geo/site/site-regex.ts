@@ -80,13 +80,20 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
   // The longest run of unquantified literal characters at depth 0.
   let run = '';
   let best = '';
+  // The longest run that does not end the pattern: a run just before a final `$` is mostly a
+  // top-level domain (`.com`), found in most names, so a rarer one is a better prefilter.
+  let bestInner = '';
+  let lastRun = '';
   let runChar = ''; // the last literal added to run (removed again if a quantifier follows)
   let atom = false; // whether the last token can take a quantifier
   // For `dotless`: whether some part can match a dot, and whether the last token was `$`.
   let dotPossible = false;
   let endsWithDollar = false;
   const endRun = () => {
+    if (run === '') return;
     if (run.length > best.length) best = run;
+    if (lastRun.length > bestInner.length) bestInner = lastRun;
+    lastRun = run;
     run = '';
   };
   const cps = Array.from(pattern);
@@ -227,8 +234,11 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
   }
   if (depth !== 0) return undefined;
   endRun();
+  // The run before a final `$` was held back in lastRun; any other run counts as inner.
+  if (!endsWithDollar && lastRun.length > bestInner.length) bestInner = lastRun;
+  const literal = bestInner.length >= 2 ? bestInner : best;
   const anchored = cps[0] === '^' && endsWithDollar && !topLevelAlternation;
-  return { source: out, literal: topLevelAlternation ? '' : best, dotless: anchored && !dotPossible };
+  return { source: out, literal: topLevelAlternation ? '' : literal, dotless: anchored && !dotPossible };
 }
 
 /** Translates a class starting after `[` at cps[from]; returns the source and the index after `]`. */
