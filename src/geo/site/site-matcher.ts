@@ -344,18 +344,18 @@ export class SiteMatcher {
     if (out.length < this.codes.length) {
       throw new RangeError(`result buffer of ${out.length} for ${this.codes.length} codes`);
     }
-    const name = normalizeDomain(domain);
-    this.epoch = (this.epoch + 1) >>> 0;
-    if (this.epoch === 0) {
-      this.seen.fill(0);
-      this.regexSeen.fill(0);
-      this.epoch = 1;
-    }
+    // One trailing dot dropped; lower case is checked during the walk (normalizeDomain's rule
+    // without a pass of its own): a name that needs it is walked again, lower-cased.
+    let name =
+      domain.length > 0 && domain.charCodeAt(domain.length - 1) === 46 ? domain.slice(0, -1) : domain;
     this.out = out;
-    this.count = 0;
-    this.candidateCount = 0;
+    this.startLookup();
+    if (!this.matchNames(name, true)) {
+      name = name.toLowerCase();
+      this.startLookup();
+      this.matchNames(name, false);
+    }
     for (let k = 0; k < this.everyName.length; k++) this.emit(this.everyName[k] as number);
-    this.matchNames(name);
     this.runRegexes(name);
     // Few hits: insertion sort in place.
     for (let a = 1; a < this.count; a++) {
@@ -383,7 +383,23 @@ export class SiteMatcher {
    * full and domain rules: every label suffix of the name, probed in place; keywords and regexp
    * literals by the automaton in the same right-to-left walk.
    */
-  private matchNames(name: string): void {
+  /** A fresh lookup: new stamps, nothing found yet. */
+  private startLookup(): void {
+    this.epoch = (this.epoch + 1) >>> 0;
+    if (this.epoch === 0) {
+      this.seen.fill(0);
+      this.regexSeen.fill(0);
+      this.epoch = 1;
+    }
+    this.count = 0;
+    this.candidateCount = 0;
+  }
+
+  /**
+   * The walk; with checkCase it gives up (returning false) at the first character lower-casing
+   * would change (A-Z, or any non-ASCII), so the caller walks the lower-cased name instead.
+   */
+  private matchNames(name: string, checkCase: boolean): boolean {
     const end = name.length;
     const automaton = this.automaton;
     const scan = automaton.size > 0;
@@ -393,6 +409,7 @@ export class SiteMatcher {
     for (let k = end; k >= 0; k--) {
       if (k < end) {
         const c = name.charCodeAt(k);
+        if (checkCase && c >= 65 && (c <= 90 || c >= 128)) return false;
         hash = hashStep(hash, c);
         // The keyword automaton (reversed patterns) steps in the same walk.
         if (scan) {
@@ -411,6 +428,7 @@ export class SiteMatcher {
       this.emitTargets(this.root, id);
       if (k === 0) this.emitTargets(this.full, id);
     }
+    return true;
   }
 
   private keywordHit(id: number): void {
