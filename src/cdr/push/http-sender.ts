@@ -121,62 +121,107 @@ export class HttpSender {
     const headers = requestHeaders(req);
     if ('error' in headers) return { ...fail(headers.error), latencyMs: latency() };
     if (this.closed) return { ...fail('sender closed'), latencyMs: latency() };
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), this.timeoutMs);
+    // One deadline for the whole send, a retry on a stale connection included.
+    const deadline = { expired: false, abort: null as ((reason: Error) => void) | null };
+    const timer = setTimeout(() => {
+      deadline.expired = true;
+      deadline.abort?.(new Error('timeout'));
+    }, this.timeoutMs);
     try {
-      let result = await this.attempt(target, req, headers.list, abort.signal);
-      // A kept-alive connection the server closed while idle fails before any answer: the
-      // request never reached the server, so it is tried once more on a fresh connection.
-      if (result.stale && !abort.signal.aborted)
-        result = await this.attempt(target, req, headers.list, abort.signal);
+      let result = await this.attempt(target, req, headers.list, deadline);
+      if (result.stale && !deadline.expired) result = await this.attempt(target, req, headers.list, deadline);
       return { ...result.answer, latencyMs: latency() };
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private async attempt(
+  /**
+   * One exchange through undici's dispatch handler (no response stream, no AbortSignal: the
+   * answer's bytes arrive in onResponseData and the deadline aborts through the controller).
+   */
+  private attempt(
     target: Target,
     req: PushRequest,
     headers: string[],
-    signal: AbortSignal,
+    deadline: { expired: boolean; abort: ((reason: Error) => void) | null },
   ): Promise<{ answer: Omit<HttpAnswer, 'latencyMs'>; stale: boolean }> {
-    let status: number | null = null;
-    try {
-      const res = await this.client(target.origin).request({
-        path: target.path,
-        method: req.method,
-        headers,
-        body: req.body,
-        signal,
-      });
-      status = res.statusCode;
-      const body = await readStart(res.body);
-      if (/\bclose\b/i.test(String(res.headers.connection ?? ''))) this.warm.delete(target.origin);
-      else this.warm.add(target.origin);
-      if (status >= 200 && status < 300)
-        return { answer: { ok: true, status, error: '', body }, stale: false };
-      if (status >= 300 && status < 400) {
-        const location = res.headers.location;
-        const to = (Array.isArray(location) ? location[0] : location) ?? '(no Location)';
-        return {
-          answer: { ok: false, status, error: `HTTP ${status} redirect to ${to} not followed`, body },
-          stale: false,
-        };
+    return new Promise((resolve) => {
+      let status: number | null = null;
+      let location: string | undefined;
+      let closes = false;
+      const decoder = new StringDecoder('utf8');
+      let kept = '';
+      let read = 0;
+      let cut = false;
+      let settled = false;
+      const done = (answer: Omit<HttpAnswer, 'latencyMs'>, stale = false) => {
+        if (settled) return;
+        settled = true;
+        deadline.abort = null;
+        resolve({ answer, stale });
+      };
+      const answered = () => {
+        if (kept.length < ANSWER_BODY_KEPT) kept += decoder.end();
+        const body = kept.slice(0, ANSWER_BODY_KEPT);
+        if (closes || cut) this.warm.delete(target.origin);
+        else this.warm.add(target.origin);
+        const code = status as number;
+        if (code >= 200 && code < 300) return done({ ok: true, status: code, error: '', body });
+        if (code >= 300 && code < 400)
+          return done({
+            ok: false,
+            status: code,
+            error: `HTTP ${code} redirect to ${location ?? '(no Location)'} not followed`,
+            body,
+          });
+        return done({ ok: false, status: code, error: `HTTP ${code}`, body });
+      };
+      const failed = (err: unknown) => {
+        if (cut && status !== null) return answered();
+        if (deadline.expired) return done(fail(`timed out after ${this.timeoutMs} ms`));
+        if (this.closed) return done(fail('sender closed'));
+        const { text, code } = reasonOf(err);
+        const wasWarm = this.warm.delete(target.origin);
+        if (status !== null) return done({ ok: false, status, error: `answer cut off: ${text}`, body: '' });
+        done(fail(text), wasWarm && code !== undefined && STALE.has(code));
+      };
+      let client: Client;
+      try {
+        client = this.client(target.origin);
+      } catch (err) {
+        failed(err);
+        return;
       }
-      return { answer: { ok: false, status, error: `HTTP ${status}`, body }, stale: false };
-    } catch (err) {
-      if (signal.aborted) return { answer: fail(`timed out after ${this.timeoutMs} ms`), stale: false };
-      if (this.closed) return { answer: fail('sender closed'), stale: false };
-      const { text, code } = reasonOf(err);
-      const wasWarm = this.warm.delete(target.origin);
-      if (status !== null)
-        return { answer: { ok: false, status, error: `answer cut off: ${text}`, body: '' }, stale: false };
-      return { answer: fail(text), stale: wasWarm && code !== undefined && STALE.has(code) };
-    }
+      client.dispatch(
+        { path: target.path, method: req.method, headers, body: req.body },
+        {
+          onRequestStart: (controller) => {
+            deadline.abort = (reason) => controller.abort(reason);
+            if (deadline.expired) controller.abort(new Error('timeout'));
+          },
+          onResponseStart: (_controller, statusCode, responseHeaders) => {
+            status = statusCode;
+            const loc = responseHeaders.location;
+            location = Array.isArray(loc) ? loc[0] : loc;
+            closes = /\bclose\b/i.test(String(responseHeaders.connection ?? ''));
+          },
+          onResponseData: (controller, chunk) => {
+            read += chunk.length;
+            if (kept.length < ANSWER_BODY_KEPT) kept += decoder.write(chunk);
+            if (read > ANSWER_BODY_READ_MAX) {
+              // Enough of it: the answer stands, the connection goes.
+              cut = true;
+              controller.abort(new Error('answer body too long'));
+            }
+          },
+          onResponseEnd: () => answered(),
+          onResponseError: (_controller, err) => failed(err),
+        },
+      );
+    });
   }
 
-  // Every request of a run goes to the same URL: parse it once.
   private parsed: { text: string; target: Target } | null = null;
 
   private target(text: string): Target | null {
@@ -202,23 +247,6 @@ export class HttpSender {
       });
     this.clients.clear();
   }
-}
-
-/** Reads the answer body to its end (bounded) and keeps its first characters, decoded whole. */
-async function readStart(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const decoder = new StringDecoder('utf8');
-  let kept = '';
-  let read = 0;
-  for await (const chunk of body) {
-    read += chunk.length;
-    if (kept.length < ANSWER_BODY_KEPT) kept += decoder.write(chunk);
-    if (read > ANSWER_BODY_READ_MAX) {
-      body.destroy();
-      break;
-    }
-  }
-  if (kept.length < ANSWER_BODY_KEPT) kept += decoder.end();
-  return kept.slice(0, ANSWER_BODY_KEPT);
 }
 
 /** The request headers as undici takes them (flat name/value list), or what is wrong. */
