@@ -1,4 +1,4 @@
-// `branchgate cdr push` (status, --replay-from N, --test) and `branchgate cdr receive` (a receiver
+// `branchgate cdr push` (status, --replay-from N, --test, --parked, --resend-parked) and `branchgate cdr receive` (a receiver
 // for the push job), registered on the `cdr` group by src/cli/cdr.ts.
 import type { Command } from 'commander';
 
@@ -7,6 +7,8 @@ interface PushFlags {
   db?: string;
   replayFrom?: string;
   test?: boolean;
+  parked?: boolean;
+  resendParked?: string;
   timeZone?: string;
 }
 
@@ -29,6 +31,16 @@ async function runPush(flags: PushFlags): Promise<void> {
   const { systemClock } = await import('../shared/clock.js');
   if (flags.replayFrom !== undefined && !/^[0-9]{1,15}$/.test(flags.replayFrom)) {
     throw new push.CdrPushError('bad_parameter', `--replay-from: "${flags.replayFrom}" is not a db_id`);
+  }
+  if (
+    flags.resendParked !== undefined &&
+    flags.resendParked !== 'all' &&
+    !/^[0-9]{1,15}$/.test(flags.resendParked)
+  ) {
+    throw new push.CdrPushError(
+      'bad_parameter',
+      `--resend-parked: "${flags.resendParked}" is not a db_id or "all"`,
+    );
   }
   const store = await openStore({ db: flags.db, dataDir: flags.dataDir });
   const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -57,7 +69,34 @@ async function runPush(flags: PushFlags): Promise<void> {
         sender.close();
       }
     }
-    if (flags.replayFrom === undefined && !flags.test) {
+    if (flags.parked) {
+      const parked = await push.listParked(store, 1000);
+      say(`parked: ${await push.countParked(store)}`);
+      for (const p of parked) {
+        say(
+          `  db_id ${p.dbId} parked ${new Date(p.parkedAtMs).toISOString()} status ${p.status ?? '-'} ${p.error}`,
+        );
+      }
+    }
+    if (flags.resendParked !== undefined) {
+      const sender = new push.HttpSender();
+      try {
+        const r = await push.resendParked(
+          store,
+          sender,
+          new TimeFormatter(flags.timeZone ?? 'UTC'),
+          systemClock,
+          flags.resendParked === 'all' ? undefined : Number(flags.resendParked),
+        );
+        say(
+          `cdr push: resent ${r.resent}, still parked ${r.remaining}${r.error ? `; stopped at ${r.error}` : ''}`,
+        );
+        if (r.error) process.exitCode = 1;
+      } finally {
+        sender.close();
+      }
+    }
+    if (flags.replayFrom === undefined && !flags.test && !flags.parked && flags.resendParked === undefined) {
       const settings = await push.loadCdrPushSettings(store);
       const state = await push.readPushState(store.db);
       say(`enabled: ${settings.enabled}  url: ${settings.url || '(none)'}`);
@@ -65,7 +104,7 @@ async function runPush(flags: PushFlags): Promise<void> {
         `last acknowledged db_id: ${state.ackedDbId ?? '(never enabled)'}  backlog: ${await push.backlogOf(store, state)}`,
       );
       say(
-        `failing since: ${state.failingSinceMs === null ? '-' : new Date(state.failingSinceMs).toISOString()}`,
+        `failing since: ${state.failingSinceMs === null ? '-' : new Date(state.failingSinceMs).toISOString()}  parked: ${await push.countParked(store)}`,
       );
       for (const e of await push.listDeliveryLog(store, 10)) {
         const ids =
@@ -145,12 +184,16 @@ async function runReceive(flags: ReceiveFlags): Promise<void> {
 export function registerCdrPushCommands(cdr: Command): void {
   cdr
     .command('push')
-    .description('CDR push status (cursor, backlog, recent attempts), replay, or a test record')
+    .description(
+      'CDR push status (cursor, backlog, recent attempts), replay, a test record, or parked records',
+    )
     .option('--data-dir <dir>', 'data directory (the SQLite store is <dir>/branchgate.db)')
     .option('--db <url>', 'SQLite file path or postgres:// URL (overrides --data-dir)')
     .option('--replay-from <db_id>', 'send again from this db_id on the next run')
     .option('--test', 'send a test record with the saved settings and show the answer')
-    .option('--time-zone <iana>', 'time zone of the test record times (default UTC)')
+    .option('--parked', 'list the records set aside by the park poison policy')
+    .option('--resend-parked <db_id|all>', 'send parked records again (one, or all oldest first)')
+    .option('--time-zone <iana>', 'time zone of the test record and resent record times (default UTC)')
     .action(runPush);
   cdr
     .command('receive')

@@ -16,6 +16,9 @@ interface CdrPushFlags {
   fields?: string;
   interval?: string;
   batch?: string;
+  poisonPolicy?: string;
+  poisonAfter?: string;
+  alertAfter?: string;
   sendHistory?: boolean;
 }
 
@@ -45,6 +48,9 @@ function patchOf(flags: CdrPushFlags): Record<string, unknown> {
   if (flags.interval !== undefined) patch.interval_seconds = intOrText(flags.interval);
   if (flags.batch !== undefined) patch.batch_size = intOrText(flags.batch);
   if (flags.sendHistory !== undefined) patch.send_history = flags.sendHistory;
+  if (flags.poisonPolicy !== undefined) patch.poison_policy = flags.poisonPolicy;
+  if (flags.poisonAfter !== undefined) patch.poison_after = intOrText(flags.poisonAfter);
+  if (flags.alertAfter !== undefined) patch.alert_after_seconds = intOrText(flags.alertAfter);
   return patch;
 }
 
@@ -94,5 +100,11 @@ export function registerSettings(program: Command): void {
     .option('--batch <n>', 'records per request: 1 sends bare records, more sends {"data":[...]}')
     .option('--send-history', 'on first enable, send the records already stored too')
     .option('--no-send-history', 'on first enable, start after the newest record (default)')
+    .option(
+      '--poison-policy <hold|park>',
+      'a record refused with the same 4xx --poison-after times: hold (retry, default) or park (set aside, go on)',
+    )
+    .option('--poison-after <n>', 'refusals in a row that make a record poison (1-100, default 3)')
+    .option('--alert-after <seconds>', 'raise push:failing after this long without a success (0: never)')
     .action(runCdrPush);
 }

@@ -13,7 +13,7 @@
 // Each app has its own registry, so tests may build several in one process.
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { loadCdrPushSettings, readPushState } from '../cdr/push/index.js';
+import { countParked, loadCdrPushSettings, readPushState } from '../cdr/push/index.js';
 import { isAlerting } from '../cdr/push/push-alert.js';
 import { countCdrRecords } from '../cdr/record-store.js';
 import type { Clock } from '../shared/clock.js';
@@ -148,6 +148,11 @@ export class ServerMetrics {
       help: 'Whether push has failed for longer than its alert_after_seconds (push:failing): 1 or 0.',
       registers,
     });
+    const parked = new Gauge({
+      name: `${PREFIX}push_parked_records`,
+      help: 'Records set aside by the park poison policy, waiting to be resent.',
+      registers,
+    });
     const attempts = new Counter({
       name: `${PREFIX}push_attempts_total`,
       help: 'Delivery attempts by destination and outcome (ok, http_error, no_answer) and kind (delivery, test), counted from the delivery log since this process began.',
@@ -184,6 +189,7 @@ export class ServerMetrics {
       lastSuccess.set(state.lastSuccessMs === null ? 0 : state.lastSuccessMs / 1000);
       failing.set(state.failingSinceMs === null ? 0 : Math.max(0, (now - state.failingSinceMs) / 1000));
       alerting.set(isAlerting(settings, state.failingSinceMs, now) ? 1 : 0);
+      parked.set(await countParked(store));
       await this.countPushAttempts(attempts, attemptRecords);
     });
   }

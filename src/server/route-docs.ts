@@ -297,6 +297,15 @@ const DOCS: Record<string, RouteDoc> = {
       response: { 200: open({}), ...ADMIN_ERRORS },
     },
   },
+  'GET /api/cdr-push/parked': {
+    schema: { ...doc('CDR push', 'Records set aside by the park poison policy (?limit=)', ADMIN) },
+  },
+  'POST /api/cdr-push/parked/resend': {
+    schema: {
+      ...doc('CDR push', 'Resend one parked record ({"db_id"}) or all ({"all": true})', ADMIN),
+      response: { 200: open({ resent: INT, remaining: INT, error: STR }), ...ADMIN_ERRORS },
+    },
+  },
   'POST /api/cdr-push/test': {
     schema: {
       ...doc('CDR push', 'Send a test record and show the answer', ADMIN),

@@ -82,6 +82,19 @@ export interface CdrPushStateTable {
   last_success_ms: number | null;
   lease_owner: string | null;
   lease_expires_ms: number | null;
+  /** The record whose last refusals are counted (the first db_id of the refused request). */
+  poison_db_id: number | null;
+  poison_status: number | null;
+  poison_count: number;
+}
+
+/** Records set aside by the push's `park` policy, until resent. */
+export interface CdrPushParkedTable {
+  destination_id: number;
+  db_id: number;
+  parked_at_ms: number;
+  status: number | null;
+  error: string;
 }
 
 /** CDR push delivery log: one row per attempt (kind 'delivery' or 'test'). */
@@ -218,6 +231,7 @@ export interface Database {
   write_locks: WriteLockTable;
   cdr_push_state: CdrPushStateTable;
   cdr_push_log: CdrPushLogTable;
+  cdr_push_parked: CdrPushParkedTable;
   sms_message: SmsMessageTable;
   sms_sent_part: SmsSentPartTable;
   sms_inbox_part: SmsInboxPartTable;

@@ -9,6 +9,7 @@ import { listExtensions, listTokens, listUsers, type UserInfo } from '../auth/in
 import type { StoredIngestSources } from '../cdr/ingest/live/stored-sources.js';
 import {
   backlogOf,
+  countParked,
   listDeliveryLog,
   loadCdrPushSettings,
   readPushState,
@@ -219,10 +220,11 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
 }
 
 async function pageData(deps: ConsoleDeps, user: UserInfo): Promise<ExtraConfigurationsData> {
-  const [settings, state, attempts] = await Promise.all([
+  const [settings, state, attempts, parked] = await Promise.all([
     loadCdrPushSettings(deps.store),
     readPushState(deps.store.db),
     listDeliveryLog(deps.store, ATTEMPTS_SHOWN),
+    countParked(deps.store),
   ]);
   return {
     username: user.username,
@@ -233,6 +235,7 @@ async function pageData(deps: ConsoleDeps, user: UserInfo): Promise<ExtraConfigu
       backlog: await backlogOf(deps.store, state),
       failingSinceMs: state.failingSinceMs,
       lastSuccessMs: state.lastSuccessMs,
+      parked,
       attempts,
     },
   };

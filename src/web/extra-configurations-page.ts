@@ -23,6 +23,8 @@ export interface DeliveryStatus {
   backlog: number;
   failingSinceMs: number | null;
   lastSuccessMs: number | null;
+  /** Records set aside by the park poison policy. */
+  parked: number;
   attempts: readonly DeliveryAttempt[];
 }
 
@@ -98,6 +100,18 @@ function settingsForm(s: CdrPushSettingsView): Html {
     <input id="batch_size" name="batch_size" type="number" min="1" max="1000" step="1" value="${s.batch_size}">
   </div>
   <div class="row">
+    <label for="poison_policy">Record refused again and again</label>
+    <select id="poison_policy" name="poison_policy" aria-describedby="poison-hint">
+      <option value="hold"${s.poison_policy === 'hold' ? html` selected` : ''}>Hold: keep retrying it (the records behind it wait)</option>
+      <option value="park"${s.poison_policy === 'park' ? html` selected` : ''}>Park: set it aside and go on</option>
+    </select>
+  </div>
+  <div class="row">
+    <label for="poison_after">Refusals before it counts</label>
+    <input id="poison_after" name="poison_after" type="number" min="1" max="100" step="1" value="${s.poison_after}" aria-describedby="poison-hint">
+  </div>
+  <p class="hint" id="poison-hint">A record refused with the same 4xx answer this many times in a row. Parked records are listed under Delivery status and can be resent.</p>
+  <div class="row">
     <span class="label-cell"></span>
     <span><input type="checkbox" id="send_history" name="send_history"${checked(s.send_history)}> <label for="send_history">Send history (stored records too, on the first enable)</label></span>
   </div>
@@ -136,7 +150,13 @@ function statusSection(st: DeliveryStatus): Html {
     <dt>Last acknowledged db_id</dt><dd id="status-acked">${st.lastAcknowledgedDbId ?? 'none (never enabled)'}</dd>
     <dt>Failing since</dt><dd id="status-failing">${timeOf(st.failingSinceMs, 'not failing')}</dd>
     <dt>Last success</dt><dd id="status-success">${timeOf(st.lastSuccessMs, 'none')}</dd>
+    <dt>Parked records</dt><dd id="status-parked">${st.parked}</dd>
   </dl>
+  <div class="row">
+    <span class="label-cell"></span>
+    <span><button type="button" id="resend-parked"${st.parked === 0 ? html` disabled` : ''}>Resend parked records</button></span>
+  </div>
+  <div id="resend-result" class="result" role="status"></div>
   <p><a href="${EXTRA_CONFIGURATIONS_PATH}">Refresh</a></p>
   <table id="attempts">
     <caption>Recent attempts, newest first</caption>

@@ -108,6 +108,8 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
     await page.getByLabel('Interval (seconds)').fill('30');
     await page.getByLabel('Batch size').fill('5');
     await page.getByLabel(/^Send history/).check();
+    await page.getByLabel('Record refused again and again').selectOption('park');
+    await page.getByLabel('Refusals before it counts').fill('2');
     await save();
     expect(await text('settings-saved')).toBe('Saved.');
 
@@ -126,6 +128,8 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
       alert_after_seconds: 600,
       signing_secret_set: false,
       signing_rotating: false,
+      poison_policy: 'park',
+      poison_after: 2,
     });
     // The page shows the state, and the secret's input is empty again.
     expect(await text('api_key-state')).toBe('set');

@@ -10,7 +10,7 @@ export const DELIVERY_LOG_KEEP = 10_000;
 /** One attempt as it is logged. */
 export interface DeliveryAttempt {
   atMs: number;
-  kind: 'delivery' | 'test';
+  kind: 'delivery' | 'test' | 'park' | 'resend';
   /** First and last db_id carried (null for a test record). */
   firstDbId: number | null;
   lastDbId: number | null;
@@ -55,7 +55,7 @@ export async function listDeliveryLog(store: Store, limit: number): Promise<Deli
     .execute();
   return rows.map((r) => ({
     atMs: Number(r.at_ms),
-    kind: r.kind === 'test' ? 'test' : 'delivery',
+    kind: r.kind as DeliveryAttempt['kind'],
     firstDbId: r.first_db_id === null ? null : Number(r.first_db_id),
     lastDbId: r.last_db_id === null ? null : Number(r.last_db_id),
     records: r.records,

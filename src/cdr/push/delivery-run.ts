@@ -14,6 +14,7 @@ import { type TimeFormatter, toWireRecord } from '../wire-record.js';
 import type { DeliveryLeadership } from './delivery-leadership.js';
 import { appendDeliveryLogs, type DeliveryAttempt } from './delivery-log.js';
 import type { HttpSender } from './http-sender.js';
+import { parkRecords } from './parked.js';
 import type { PushLogger } from './push-logger.js';
 import { advanceCursor, initializeCursor, readPushState, recordFailure } from './push-state.js';
 import { buildPushRequest } from './request-body.js';
@@ -33,6 +34,8 @@ export interface RunResult {
   outcome: RunOutcome;
   /** Records acknowledged in this run. */
   acknowledged: number;
+  /** Records parked in this run (the `park` poison policy). */
+  parked: number;
   requests: number;
 }
 
@@ -68,7 +71,7 @@ export async function runDelivery(ctx: RunContext): Promise<RunResult> {
 
 async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<RunResult> {
   const { store, clock, leadership } = ctx;
-  const result: RunResult = { outcome: 'drained', acknowledged: 0, requests: 0 };
+  const result: RunResult = { outcome: 'drained', acknowledged: 0, parked: 0, requests: 0 };
   let settings = await loadCdrPushSettings(store);
   if (!settings.enabled) return { ...result, outcome: 'disabled' };
   let state = await readPushState(store.db);
@@ -125,22 +128,36 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
         latencyMs: answer.latencyMs,
         error: answer.error,
       };
+      let parked = false;
       if (!answer.ok) {
         await appendDeliveryLogs(store.db, pending.splice(0));
-        await recordFailure(store, attempt);
-        ctx.logger?.warn(
-          { first_db_id: first, last_db_id: last, status: answer.status, error: answer.error },
-          'cdr push: request not acknowledged; retrying from this record next run',
+        const refusals = await recordFailure(store, attempt);
+        if (settings.poison_policy !== 'park' || refusals < settings.poison_after) {
+          ctx.logger?.warn(
+            { first_db_id: first, last_db_id: last, status: answer.status, error: answer.error },
+            'cdr push: request not acknowledged; retrying from this record next run',
+          );
+          return { ...result, outcome: 'failed' };
+        }
+        // The same 4xx poison_after times in a row: set the record(s) aside and go on.
+        await parkRecords(
+          store,
+          group.map((r) => r.db_id),
+          attempt,
         );
-        return { ...result, outcome: 'failed' };
-      }
-      pending.push(attempt);
+        ctx.logger?.warn(
+          { first_db_id: first, last_db_id: last, status: answer.status, refusals },
+          'cdr push: record refused again and again; parked (resend it from the parked list)',
+        );
+        parked = true;
+      } else pending.push(attempt);
       const advanced = advance(last, atMs);
       // Only prepared here, not sent: the next request leaves after the cursor write commits.
       if (i + batch < rows.length) next = build(i + batch);
       if (!(await advanced)) return { ...result, outcome: 'moved' };
       cursor = last;
-      result.acknowledged += group.length;
+      if (parked) result.parked += group.length;
+      else result.acknowledged += group.length;
     }
     await appendDeliveryLogs(store.db, pending.splice(0));
     settings = await loadCdrPushSettings(store);

@@ -5,6 +5,7 @@ export { seededRandom } from '../../shared/seeded-random.js';
 export { type DeliveryAttempt, listDeliveryLog } from './delivery-log.js';
 export { type RunOutcome, type RunResult, runDelivery } from './delivery-run.js';
 export { type HttpAnswer, HttpSender } from './http-sender.js';
+export { countParked, listParked, type ParkedRecord, type ResendResult, resendParked } from './parked.js';
 export { CdrPushError, type CdrPushErrorCode } from './push-error.js';
 export { type CdrPushJob, type CdrPushJobOptions, startCdrPushJob } from './push-job.js';
 export type { PushLogger } from './push-logger.js';

@@ -3,7 +3,7 @@
 import { AppError } from '../../shared/errors.js';
 
 /** Codes of CdrPushError. */
-export type CdrPushErrorCode = 'bad_setting' | 'bad_parameter' | 'not_configured';
+export type CdrPushErrorCode = 'bad_setting' | 'bad_parameter' | 'not_configured' | 'not_found';
 
 /** A CDR push error: an invalid setting (the message starts with the field's name) or request. */
 export class CdrPushError extends AppError<CdrPushErrorCode> {}

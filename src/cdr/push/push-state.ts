@@ -79,9 +79,21 @@ export async function advanceCursor(
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Records a failed attempt: logs it and sets failing-since if not already failing. */
-export async function recordFailure(store: Store, attempt: DeliveryAttempt): Promise<void> {
-  await store.db.transaction().execute(async (trx) => {
+/** Whether an answer's status counts toward the poison policy: a 4xx that is not about timing. */
+export function isPoisonStatus(status: number | null): status is number {
+  return (
+    status !== null && status >= 400 && status < 500 && status !== 408 && status !== 425 && status !== 429
+  );
+}
+
+/**
+ * Records a failed attempt: logs it, sets failing-since if not already failing, and counts how
+ * often in a row the request starting at attempt.firstDbId was refused with this same 4xx (any
+ * other failure, or another record, starts the count again). Returns that count (0 when the
+ * failure does not count toward the poison policy).
+ */
+export async function recordFailure(store: Store, attempt: DeliveryAttempt): Promise<number> {
+  return store.db.transaction().execute(async (trx) => {
     await trx
       .updateTable('cdr_push_state')
       .set({ failing_since_ms: attempt.atMs })
@@ -89,6 +101,25 @@ export async function recordFailure(store: Store, attempt: DeliveryAttempt): Pro
       .where('failing_since_ms', 'is', null)
       .execute();
     await appendDeliveryLogs(trx, [attempt]);
+    const poison = isPoisonStatus(attempt.status) && attempt.firstDbId !== null;
+    const row = await trx
+      .selectFrom('cdr_push_state')
+      .select(['poison_db_id', 'poison_status', 'poison_count'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
+    const same =
+      poison && num(row.poison_db_id) === attempt.firstDbId && num(row.poison_status) === attempt.status;
+    const count = poison ? (same ? Number(row.poison_count) + 1 : 1) : 0;
+    await trx
+      .updateTable('cdr_push_state')
+      .set({
+        poison_db_id: poison ? attempt.firstDbId : null,
+        poison_status: poison ? attempt.status : null,
+        poison_count: count,
+      })
+      .where('id', '=', 1)
+      .execute();
+    return count;
   });
 }
 

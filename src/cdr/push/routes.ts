@@ -1,12 +1,14 @@
 // Admin REST endpoints of CDR push: settings (GET/PUT /api/settings/cdr-push, secrets write-only),
 // the delivery log with backlog and failing-since (GET /api/cdr-push/log), replay
-// (POST /api/cdr-push/replay) and "send test record" (POST /api/cdr-push/test).
+// (POST /api/cdr-push/replay), "send test record" (POST /api/cdr-push/test) and the parked
+// records of the park policy (GET /api/cdr-push/parked, POST /api/cdr-push/parked/resend).
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../server/deps.js';
 import { CDR_WIRE_FIELDS } from '../record.js';
 import { TimeFormatter } from '../wire-record.js';
 import { listDeliveryLog } from './delivery-log.js';
 import { HttpSender } from './http-sender.js';
+import { countParked, listParked, resendParked } from './parked.js';
 import { isAlerting } from './push-alert.js';
 import { CdrPushError } from './push-error.js';
 import { backlogOf, readPushState, replayFrom } from './push-state.js';
@@ -38,6 +40,8 @@ const settingsViewSchema = {
     signing_secret_set: { type: 'boolean' },
     signing_rotating: { type: 'boolean' },
     signing_secret: { type: 'string' },
+    poison_policy: { type: 'string', enum: ['hold', 'park'] },
+    poison_after: { type: 'integer' },
   },
 } as const;
 
@@ -53,6 +57,8 @@ const logSchema = {
     failing_since: nullableString,
     /** Failing for longer than alert_after_seconds (push:failing). */
     alert: { type: 'boolean' },
+    /** Records set aside by the park policy, until resent. */
+    parked: { type: 'integer' },
     last_success: nullableString,
     data: {
       type: 'array',
@@ -66,6 +72,25 @@ const logSchema = {
           records: { type: 'integer' },
           status: nullableInt,
           latency_ms: { type: 'integer' },
+          error: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+const parkedSchema = {
+  type: 'object',
+  properties: {
+    total: { type: 'integer' },
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          db_id: { type: 'integer' },
+          parked_at: { type: 'string' },
+          status: nullableInt,
           error: { type: 'string' },
         },
       },
@@ -118,10 +143,11 @@ export async function cdrPushRoutes(app: FastifyInstance, deps: CdrPushDeps): Pr
 
   app.get('/api/cdr-push/log', { ...guard, schema: { response: { 200: logSchema } } }, async (request) => {
     const limit = parseLimit((request.query as Record<string, unknown>).limit);
-    const [settings, state, entries] = await Promise.all([
+    const [settings, state, entries, parked] = await Promise.all([
       loadCdrPushSettings(store),
       readPushState(store.db),
       listDeliveryLog(store, limit),
+      countParked(store),
     ]);
     return {
       enabled: settings.enabled,
@@ -129,6 +155,7 @@ export async function cdrPushRoutes(app: FastifyInstance, deps: CdrPushDeps): Pr
       backlog: await backlogOf(store, state),
       failing_since: iso(state.failingSinceMs),
       alert: isAlerting(settings, state.failingSinceMs, clock.now()),
+      parked,
       last_success: iso(state.lastSuccessMs),
       data: entries.map((e) => ({
         at: new Date(e.atMs).toISOString(),
@@ -155,6 +182,41 @@ export async function cdrPushRoutes(app: FastifyInstance, deps: CdrPushDeps): Pr
       last_acknowledged_db_id: state.ackedDbId,
       backlog: await backlogOf(store, state),
     };
+  });
+
+  app.get(
+    '/api/cdr-push/parked',
+    { ...guard, schema: { response: { 200: parkedSchema } } },
+    async (request) => {
+      const limit = parseLimit((request.query as Record<string, unknown>).limit);
+      const parked = await listParked(store, limit);
+      return {
+        total: await countParked(store),
+        data: parked.map((p) => ({
+          db_id: p.dbId,
+          parked_at: new Date(p.parkedAtMs).toISOString(),
+          status: p.status,
+          error: p.error,
+        })),
+      };
+    },
+  );
+
+  // {"db_id": N} resends one parked record, {"all": true} every one, oldest first.
+  app.post('/api/cdr-push/parked/resend', guard, async (request) => {
+    const body = request.body as Record<string, unknown> | null | undefined;
+    const dbId = body?.db_id;
+    if (dbId !== undefined && (typeof dbId !== 'number' || !Number.isSafeInteger(dbId) || dbId < 1)) {
+      throw new CdrPushError('bad_parameter', 'db_id: give the db_id of a parked record');
+    }
+    if (dbId === undefined && body?.all !== true) {
+      throw new CdrPushError(
+        'bad_parameter',
+        'db_id: give a parked record\'s db_id, or "all": true to resend every one',
+      );
+    }
+    const result = await resendParked(store, sender, time, clock, dbId as number | undefined);
+    return { resent: result.resent, remaining: result.remaining, error: result.error };
   });
 
   app.post('/api/cdr-push/test', guard, async () => {

@@ -30,7 +30,16 @@ export interface CdrPushSettings {
   signing_secret: string;
   /** During a rotation, the previous secret, which signs too; ''. */
   previous_signing_secret: string;
+  /**
+   * A record refused with the same 4xx poison_after times in a row: `hold` keeps retrying it (and
+   * everything behind it waits), `park` sets it aside (listed, resendable) and goes on.
+   */
+  poison_policy: PoisonPolicy;
+  poison_after: number;
 }
+
+/** What the job does with a record refused with the same 4xx again and again. */
+export type PoisonPolicy = 'hold' | 'park';
 
 /** What GET answers: secrets are never shown, only whether each is set. */
 export interface CdrPushSettingsView {
@@ -49,6 +58,8 @@ export interface CdrPushSettingsView {
   signing_secret_set: boolean;
   /** A previous secret still signs (a rotation is under way). */
   signing_rotating: boolean;
+  poison_policy: PoisonPolicy;
+  poison_after: number;
 }
 
 /** The largest batch_size accepted. */
@@ -80,7 +91,12 @@ export const DEFAULT_CDR_PUSH_SETTINGS: Readonly<CdrPushSettings> = Object.freez
   alert_after_seconds: 600,
   signing_secret: '',
   previous_signing_secret: '',
+  poison_policy: 'hold',
+  poison_after: 3,
 });
+
+/** The most refusals poison_after may ask for. */
+export const MAX_POISON_AFTER = 100;
 
 // Patch-only keys: they act on the settings but are not stored themselves.
 const ACTIONS = new Set(['end_signing_rotation']);
@@ -104,6 +120,8 @@ export function settingsView(s: CdrPushSettings): CdrPushSettingsView {
     alert_after_seconds: s.alert_after_seconds,
     signing_secret_set: s.signing_secret !== '',
     signing_rotating: s.previous_signing_secret !== '',
+    poison_policy: s.poison_policy,
+    poison_after: s.poison_after,
   };
 }
 
@@ -230,6 +248,12 @@ export function applyPatch(current: CdrPushSettings, patch: unknown): CdrPushSet
     const v = p.previous_signing_secret;
     next.previous_signing_secret = v === null || v === '' ? '' : signingSecret('previous_signing_secret', v);
   }
+  if ('poison_policy' in p) {
+    if (p.poison_policy !== 'hold' && p.poison_policy !== 'park')
+      throw bad('poison_policy', `must be "hold" or "park", not ${JSON.stringify(p.poison_policy)}`);
+    next.poison_policy = p.poison_policy;
+  }
+  if ('poison_after' in p) next.poison_after = int('poison_after', p.poison_after, 1, MAX_POISON_AFTER);
   if ('end_signing_rotation' in p && bool('end_signing_rotation', p.end_signing_rotation))
     next.previous_signing_secret = '';
   checkWhole(next);

@@ -8,6 +8,7 @@ import { ingestPositionMigration } from './20261124-20-ingest-position.js';
 import { ingestSourcesMigration } from './20261124-30-ingest-sources.js';
 import { smsNumberTypedMigration } from './20261125-00-sms-number-typed.js';
 import { webhooksMigration } from './20261125-10-webhooks.js';
+import { pushParkedMigration } from './20261125-20-push-parked.js';
 import type { StoreMigration } from './migration.js';
 
 /** All migrations the store runs on open, oldest first. */
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly StoreMigration[] = [
   ingestSourcesMigration,
   smsNumberTypedMigration,
   webhooksMigration,
+  pushParkedMigration,
 ];

@@ -92,6 +92,8 @@ if (form) {
     $('interval_seconds').value = String(view.interval_seconds);
     $('batch_size').value = String(view.batch_size);
     $('send_history').checked = view.send_history;
+    $('poison_policy').value = view.poison_policy;
+    $('poison_after').value = String(view.poison_after);
     for (const box of form.querySelectorAll('input[name=fields]'))
       box.checked = view.fields.includes(box.value);
     for (const name of SECRETS) {
@@ -118,6 +120,8 @@ if (form) {
       interval_seconds: num('interval_seconds'),
       batch_size: num('batch_size'),
       send_history: $('send_history').checked,
+      poison_policy: $('poison_policy').value,
+      poison_after: num('poison_after'),
     };
     // A secret is sent only when typed (set it) or when its Clear box is ticked (""); else kept.
     for (const name of SECRETS) {
@@ -161,6 +165,26 @@ if (form) {
       show(box, `Not sent: ${err.message}`, 'error');
     } finally {
       button.disabled = false;
+    }
+  });
+
+  $('resend-parked').addEventListener('click', async () => {
+    const box = $('resend-result');
+    const button = $('resend-parked');
+    button.disabled = true;
+    show(box, 'Resending...', 'pending');
+    try {
+      const r = await api('POST', '/api/cdr-push/parked/resend', { all: true });
+      $('status-parked').textContent = String(r.remaining);
+      show(
+        box,
+        `Resent ${r.resent}; ${r.remaining} still parked${r.error ? ` (stopped at ${r.error})` : ''}.`,
+        r.error ? 'error' : 'ok',
+      );
+    } catch (err) {
+      show(box, `Not resent: ${err.message}`, 'error');
+    } finally {
+      button.disabled = $('status-parked').textContent === '0';
     }
   });
 

@@ -97,6 +97,51 @@ describe('branchgate settings cdr-push / cdr push / cdr receive', () => {
     }
   });
 
+  test('cdr push --parked lists parked records and --resend-parked sends them; settings take the poison policy', async () => {
+    const store = await openStore({ dataDir: dir });
+    try {
+      const set = await cli([
+        'settings',
+        'cdr-push',
+        '--data-dir',
+        dir,
+        '--poison-policy',
+        'park',
+        '--poison-after',
+        '2',
+      ]);
+      expect(set.code).toBe(0);
+      expect((await loadCdrPushSettings(store)).poison_policy).toBe('park');
+      const bad = await cli(['settings', 'cdr-push', '--data-dir', dir, '--poison-policy', 'drop']);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain('poison_policy: must be "hold" or "park"');
+      await insertCdrRecords(store, fixtureRecords(1, 2));
+      await store.db
+        .insertInto('cdr_push_parked')
+        .values({
+          destination_id: 1,
+          db_id: 2,
+          parked_at_ms: Date.UTC(2026, 10, 25),
+          status: 400,
+          error: 'HTTP 400',
+        })
+        .execute();
+      const listed = await cli(['cdr', 'push', '--data-dir', dir, '--parked']);
+      expect(listed.stdout).toBe(
+        'parked: 1\n  db_id 2 parked 2026-11-25T00:00:00.000Z status 400 HTTP 400\n',
+      );
+      // No receiver is set up: the resend says so and exits 1; the record stays parked.
+      const resend = await cli(['cdr', 'push', '--data-dir', dir, '--resend-parked', 'all']);
+      expect(resend.code).toBe(1);
+      expect(resend.stderr).toContain('url: set the receiver URL first');
+      expect((await cli(['cdr', 'push', '--data-dir', dir, '--resend-parked', 'x'])).stderr).toContain(
+        '--resend-parked: "x" is not a db_id or "all"',
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   test('cdr receive checks credentials, appends records to --out and prints a line per request', async () => {
     const out = join(dir, 'got.jsonl');
     const proc = spawn(

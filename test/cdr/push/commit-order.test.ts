@@ -82,7 +82,7 @@ describe.runIf(available('postgres'))('CDR push with out-of-order commit attempt
       expect(fastDone).toBe(false);
 
       // A run now sees nothing new and keeps its cursor at 3.
-      expect(await run()).toEqual({ outcome: 'drained', acknowledged: 0, requests: 0 });
+      expect(await run()).toEqual({ outcome: 'drained', acknowledged: 0, parked: 0, requests: 0 });
       expect((await readPushState(job.db)).ackedDbId).toBe(3);
 
       commitSlow();

@@ -62,7 +62,7 @@ describe.each(storeKinds())('CDR push delivery on %s', (kind) => {
       clock.now(),
     );
     await insertCdrRecords(store, fixtureRecords(4, 8));
-    expect(await run()).toEqual({ outcome: 'drained', acknowledged: 5, requests: 5 });
+    expect(await run()).toEqual({ outcome: 'drained', acknowledged: 5, parked: 0, requests: 5 });
     expect(r.records).toEqual(
       fixtureRecords(4, 8).map((f, i) => ({ db_id: 4 + i, call_id: f.uniqueid, disposition: f.disposition })),
     );
@@ -70,7 +70,7 @@ describe.each(storeKinds())('CDR push delivery on %s', (kind) => {
       [4, 5, 6, 7, 8].map((id) => ['PUT', 200, `cdr-${id}`, `branchgate/${VERSION}`]),
     );
     expect((await readPushState(store.db)).ackedDbId).toBe(8);
-    expect(await run()).toEqual({ outcome: 'drained', acknowledged: 0, requests: 0 });
+    expect(await run()).toEqual({ outcome: 'drained', acknowledged: 0, parked: 0, requests: 0 });
   });
 
   test('authenticates with Bearer, then with Basic, as the receiver demands', async () => {
@@ -105,7 +105,7 @@ describe.each(storeKinds())('CDR push delivery on %s', (kind) => {
     );
     await insertCdrRecords(store, fixtureRecords(1, 3));
     const logger = captureLogger();
-    expect(await run(logger)).toEqual({ outcome: 'failed', acknowledged: 0, requests: 1 });
+    expect(await run(logger)).toEqual({ outcome: 'failed', acknowledged: 0, parked: 0, requests: 1 });
     const failedAt = clock.now();
     clock.advance(60_000);
     expect((await run()).outcome).toBe('failed');
@@ -229,7 +229,7 @@ describe.each(storeKinds())('CDR push delivery on %s', (kind) => {
       clock.now(),
     );
     await insertCdrRecords(store, fixtureRecords(1, 5));
-    expect(await run()).toEqual({ outcome: 'moved', acknowledged: 2, requests: 3 });
+    expect(await run()).toEqual({ outcome: 'moved', acknowledged: 2, parked: 0, requests: 3 });
     expect((await readPushState(store.db)).ackedDbId).toBe(0);
     await run();
     expect(r.records.map((x) => x.db_id)).toEqual([1, 2, 3, 1, 2, 3, 4, 5]);
@@ -244,7 +244,7 @@ describe.each(storeKinds())('CDR push delivery on %s', (kind) => {
     );
     const recs = fixtureRecords(1, 10);
     await insertCdrRecords(store, recs);
-    expect(await run()).toEqual({ outcome: 'drained', acknowledged: 10, requests: 3 });
+    expect(await run()).toEqual({ outcome: 'drained', acknowledged: 10, parked: 0, requests: 3 });
     expect(r.requests.map((q) => [q.batch, q.idempotencyKey, q.records.length])).toEqual([
       [true, 'cdr-1', 4],
       [true, 'cdr-5', 4],

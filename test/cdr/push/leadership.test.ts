@@ -79,7 +79,7 @@ describe('CDR push leadership on sqlite (lease)', () => {
       await insertCdrRecords(store, fixtureRecords(1, 6));
       expect(await a.acquire()).toBe(true);
       const result = await runDelivery({ store, sender, time: new TimeFormatter(), clock, leadership: a });
-      expect(result).toEqual({ outcome: 'drained', acknowledged: 6, requests: 6 });
+      expect(result).toEqual({ outcome: 'drained', acknowledged: 6, parked: 0, requests: 6 });
       expect(standbyWon).toBe(false);
     } finally {
       sender.close();

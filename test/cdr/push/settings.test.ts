@@ -52,6 +52,8 @@ describe('CDR push settings validation', () => {
       alert_after_seconds: 600,
       signing_secret_set: false,
       signing_rotating: false,
+      poison_policy: 'hold',
+      poison_after: 3,
     });
   });
 
