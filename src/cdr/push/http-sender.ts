@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import tls from 'node:tls';
-import { Client } from 'undici';
+import { Client, type Dispatcher } from 'undici';
 import type { PushRequest } from './request-body.js';
 
 /** The outcome of one request. */
@@ -78,6 +78,112 @@ function reasonOf(err: unknown): { text: string; code: string | undefined } {
   return { text: code && !message.startsWith(code) ? `${code}: ${message}` : message, code };
 }
 
+/** The whole send's deadline: expired, and how to abort the exchange in flight. */
+interface Deadline {
+  expired: boolean;
+  abort: ((reason: Error) => void) | null;
+}
+
+/** The deadline's timer callback. */
+function expire(deadline: Deadline): void {
+  deadline.expired = true;
+  deadline.abort?.(new Error('timeout'));
+}
+
+type AttemptResult = { answer: Omit<HttpAnswer, 'latencyMs'>; stale: boolean };
+
+/**
+ * The dispatch handler of one exchange (a class, so a request allocates one object and no
+ * closures): collects the status, the headers that matter and the start of the body.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private status: number | null = null;
+  private location: string | undefined;
+  private closes = false;
+  private decoder: StringDecoder | null = null;
+  private kept = '';
+  private read = 0;
+  private cut = false;
+  private settled = false;
+
+  constructor(
+    private readonly sender: HttpSender,
+    private readonly origin: string,
+    private readonly deadline: Deadline,
+    private readonly resolve: (r: AttemptResult) => void,
+  ) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.deadline.abort = (reason) => controller.abort(reason);
+    if (this.deadline.expired) controller.abort(new Error('timeout'));
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    this.status = statusCode;
+    const loc = headers.location;
+    this.location = Array.isArray(loc) ? loc[0] : loc;
+    const connection = headers.connection;
+    this.closes = connection !== undefined && /\bclose\b/i.test(String(connection));
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.read += chunk.length;
+    if (this.kept.length < ANSWER_BODY_KEPT) {
+      this.decoder ??= new StringDecoder('utf8');
+      this.kept += this.decoder.write(chunk);
+    }
+    if (this.read > ANSWER_BODY_READ_MAX) {
+      // Enough of it: the answer stands, the connection goes.
+      this.cut = true;
+      controller.abort(new Error('answer body too long'));
+    }
+  }
+
+  onResponseEnd(): void {
+    this.answered();
+  }
+
+  onResponseError(_controller: unknown, err: Error): void {
+    const status = this.status;
+    if (this.cut && status !== null) return this.answered();
+    const { timeoutMs, closed } = this.sender.settings;
+    if (this.deadline.expired) return this.done(fail(`timed out after ${timeoutMs} ms`));
+    if (closed) return this.done(fail('sender closed'));
+    const { text, code } = reasonOf(err);
+    const wasWarm = this.sender.markWarm(this.origin, false);
+    if (status !== null) return this.done({ ok: false, status, error: `answer cut off: ${text}`, body: '' });
+    this.done(fail(text), wasWarm && code !== undefined && STALE.has(code));
+  }
+
+  private answered(): void {
+    if (this.decoder && this.kept.length < ANSWER_BODY_KEPT) this.kept += this.decoder.end();
+    const body = this.kept.length > ANSWER_BODY_KEPT ? this.kept.slice(0, ANSWER_BODY_KEPT) : this.kept;
+    this.sender.markWarm(this.origin, !(this.closes || this.cut));
+    const code = this.status as number;
+    if (code >= 200 && code < 300) return this.done({ ok: true, status: code, error: '', body });
+    if (code >= 300 && code < 400) {
+      return this.done({
+        ok: false,
+        status: code,
+        error: `HTTP ${code} redirect to ${this.location ?? '(no Location)'} not followed`,
+        body,
+      });
+    }
+    this.done({ ok: false, status: code, error: `HTTP ${code}`, body });
+  }
+
+  private done(answer: Omit<HttpAnswer, 'latencyMs'>, stale = false): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.deadline.abort = null;
+    this.resolve({ answer, stale });
+  }
+}
+
 /** A reusable sender with its own keep-alive connections; close() drops them. */
 export class HttpSender {
   private readonly timeoutMs: number;
@@ -122,11 +228,8 @@ export class HttpSender {
     if ('error' in headers) return { ...fail(headers.error), latencyMs: latency() };
     if (this.closed) return { ...fail('sender closed'), latencyMs: latency() };
     // One deadline for the whole send, a retry on a stale connection included.
-    const deadline = { expired: false, abort: null as ((reason: Error) => void) | null };
-    const timer = setTimeout(() => {
-      deadline.expired = true;
-      deadline.abort?.(new Error('timeout'));
-    }, this.timeoutMs);
+    const deadline: Deadline = { expired: false, abort: null };
+    const timer = setTimeout(expire, this.timeoutMs, deadline);
     try {
       let result = await this.attempt(target, req, headers.list, deadline);
       if (result.stale && !deadline.expired) result = await this.attempt(target, req, headers.list, deadline);
@@ -144,82 +247,33 @@ export class HttpSender {
     target: Target,
     req: PushRequest,
     headers: string[],
-    deadline: { expired: boolean; abort: ((reason: Error) => void) | null },
+    deadline: Deadline,
   ): Promise<{ answer: Omit<HttpAnswer, 'latencyMs'>; stale: boolean }> {
     return new Promise((resolve) => {
-      let status: number | null = null;
-      let location: string | undefined;
-      let closes = false;
-      const decoder = new StringDecoder('utf8');
-      let kept = '';
-      let read = 0;
-      let cut = false;
-      let settled = false;
-      const done = (answer: Omit<HttpAnswer, 'latencyMs'>, stale = false) => {
-        if (settled) return;
-        settled = true;
-        deadline.abort = null;
-        resolve({ answer, stale });
-      };
-      const answered = () => {
-        if (kept.length < ANSWER_BODY_KEPT) kept += decoder.end();
-        const body = kept.slice(0, ANSWER_BODY_KEPT);
-        if (closes || cut) this.warm.delete(target.origin);
-        else this.warm.add(target.origin);
-        const code = status as number;
-        if (code >= 200 && code < 300) return done({ ok: true, status: code, error: '', body });
-        if (code >= 300 && code < 400)
-          return done({
-            ok: false,
-            status: code,
-            error: `HTTP ${code} redirect to ${location ?? '(no Location)'} not followed`,
-            body,
-          });
-        return done({ ok: false, status: code, error: `HTTP ${code}`, body });
-      };
-      const failed = (err: unknown) => {
-        if (cut && status !== null) return answered();
-        if (deadline.expired) return done(fail(`timed out after ${this.timeoutMs} ms`));
-        if (this.closed) return done(fail('sender closed'));
-        const { text, code } = reasonOf(err);
-        const wasWarm = this.warm.delete(target.origin);
-        if (status !== null) return done({ ok: false, status, error: `answer cut off: ${text}`, body: '' });
-        done(fail(text), wasWarm && code !== undefined && STALE.has(code));
-      };
+      const exchange = new Exchange(this, target.origin, deadline, resolve);
       let client: Client;
       try {
         client = this.client(target.origin);
       } catch (err) {
-        failed(err);
+        exchange.onResponseError(null, err as Error);
         return;
       }
-      client.dispatch(
-        { path: target.path, method: req.method, headers, body: req.body },
-        {
-          onRequestStart: (controller) => {
-            deadline.abort = (reason) => controller.abort(reason);
-            if (deadline.expired) controller.abort(new Error('timeout'));
-          },
-          onResponseStart: (_controller, statusCode, responseHeaders) => {
-            status = statusCode;
-            const loc = responseHeaders.location;
-            location = Array.isArray(loc) ? loc[0] : loc;
-            closes = /\bclose\b/i.test(String(responseHeaders.connection ?? ''));
-          },
-          onResponseData: (controller, chunk) => {
-            read += chunk.length;
-            if (kept.length < ANSWER_BODY_KEPT) kept += decoder.write(chunk);
-            if (read > ANSWER_BODY_READ_MAX) {
-              // Enough of it: the answer stands, the connection goes.
-              cut = true;
-              controller.abort(new Error('answer body too long'));
-            }
-          },
-          onResponseEnd: () => answered(),
-          onResponseError: (_controller, err) => failed(err),
-        },
-      );
+      client.dispatch({ path: target.path, method: req.method, headers, body: req.body }, exchange);
     });
+  }
+
+  /** @internal For Exchange: the timeout, whether close() ran, and the warm-connection marks. */
+  get settings(): { timeoutMs: number; closed: boolean } {
+    return { timeoutMs: this.timeoutMs, closed: this.closed };
+  }
+
+  /** @internal Marks an origin's connection as kept alive (true) or not (false); returns whether it was. */
+  markWarm(origin: string, warm: boolean): boolean {
+    if (warm) {
+      this.warm.add(origin);
+      return true;
+    }
+    return this.warm.delete(origin);
   }
 
   private parsed: { text: string; target: Target } | null = null;
