@@ -149,13 +149,25 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: unknown, err: Error): void {
     const status = this.status;
-    if (this.cut && status !== null) return this.answered();
+    if (this.cut && status !== null) {
+      this.answered();
+      return;
+    }
     const { timeoutMs, closed } = this.sender.settings;
-    if (this.deadline.expired) return this.done(fail(`timed out after ${timeoutMs} ms`));
-    if (closed) return this.done(fail('sender closed'));
+    if (this.deadline.expired) {
+      this.done(fail(`timed out after ${timeoutMs} ms`));
+      return;
+    }
+    if (closed) {
+      this.done(fail('sender closed'));
+      return;
+    }
     const { text, code } = reasonOf(err);
     const wasWarm = this.sender.markWarm(this.origin, false);
-    if (status !== null) return this.done({ ok: false, status, error: `answer cut off: ${text}`, body: '' });
+    if (status !== null) {
+      this.done({ ok: false, status, error: `answer cut off: ${text}`, body: '' });
+      return;
+    }
     this.done(fail(text), wasWarm && code !== undefined && STALE.has(code));
   }
 
@@ -164,14 +176,18 @@ class Exchange implements Dispatcher.DispatchHandler {
     const body = this.kept.length > ANSWER_BODY_KEPT ? this.kept.slice(0, ANSWER_BODY_KEPT) : this.kept;
     this.sender.markWarm(this.origin, !(this.closes || this.cut));
     const code = this.status as number;
-    if (code >= 200 && code < 300) return this.done({ ok: true, status: code, error: '', body });
+    if (code >= 200 && code < 300) {
+      this.done({ ok: true, status: code, error: '', body });
+      return;
+    }
     if (code >= 300 && code < 400) {
-      return this.done({
+      this.done({
         ok: false,
         status: code,
         error: `HTTP ${code} redirect to ${this.location ?? '(no Location)'} not followed`,
         body,
       });
+      return;
     }
     this.done({ ok: false, status: code, error: `HTTP ${code}`, body });
   }
