@@ -197,6 +197,24 @@ describe('differential: matcher vs a linear scan of every CIDR', () => {
       { numRuns: 500, seed: 7 },
     );
   });
+
+  // More than 16 lists take the radix sort (fewer are merged run by run); networks near the same
+  // bases tie on their top 64 bits, which the IPv6 sort settles afterwards.
+  const manyLists = fc
+    .array(fc.tuple(fc.array(cidr, { maxLength: 8 }), fc.boolean()), { minLength: 17, maxLength: 30 })
+    .map((ls): IpList[] => ls.map(([cidrs, inv], k) => ({ code: `L${k}`, cidrs, inverseMatch: inv })));
+  test('many random lists (the radix sort): the same codes', () => {
+    fc.assert(
+      fc.property(manyLists, fc.array(address, { minLength: 1, maxLength: 20 }), (ls, addrs) => {
+        const m = IpMatcher.compile(ls);
+        for (const { bytes } of addrs) {
+          const text = bytes.length === 4 ? bytes.join('.') : ipv6Text(bytes);
+          expect(m.matchCodes(text), text).toEqual(referenceIpMatch(ls, bytes));
+        }
+      }),
+      { numRuns: 200, seed: 11 },
+    );
+  });
 });
 
 function words(bytes: Uint8Array): number[] {

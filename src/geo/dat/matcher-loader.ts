@@ -90,18 +90,21 @@ export function loadIpMatcher(dat: GeoDat, codes?: readonly string[]): IpMatcher
   const builder = new IpMatcherBuilder(dat.size);
   for (const [code, entries] of chosen) {
     builder.beginList(code);
-    let inverse: boolean | undefined;
-    for (const entry of entries) {
-      const { inverseMatch } = dat.scanIp(entry, builder.sink);
-      if (inverse !== undefined && inverse !== inverseMatch) {
-        throw new GeoError(
-          'dat_corrupt',
-          `${dat.name}: two lists "${code}", one with inverse_match and one without`,
-        );
+    // Fed again (once) when the list's networks were not in order: see IpMatcherBuilder.
+    for (;;) {
+      let inverse: boolean | undefined;
+      for (const entry of entries) {
+        const { inverseMatch } = dat.scanIp(entry, builder.sink);
+        if (inverse !== undefined && inverse !== inverseMatch) {
+          throw new GeoError(
+            'dat_corrupt',
+            `${dat.name}: two lists "${code}", one with inverse_match and one without`,
+          );
+        }
+        inverse = inverseMatch;
       }
-      inverse = inverseMatch;
+      if (builder.endList(inverse === true)) break;
     }
-    builder.endList(inverse === true);
   }
   return builder.build();
 }

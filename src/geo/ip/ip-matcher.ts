@@ -94,8 +94,9 @@ class Events {
     // Every digit's histogram in one pass over the events (digit 0 is the least significant).
     const counts = new Uint32Array(digits * (buckets + 1));
     let words = this.words;
+    const sortedWords = w === 4 ? 2 : w;
     for (let e = 0; e < n; e++) {
-      for (let k = 0; k < w; k++) {
+      for (let k = 0; k < sortedWords; k++) {
         const v = words[e * w + k] as number;
         for (let j = 0; j < perWord; j++) {
           const at = ((w - 1 - k) * perWord + j) * (buckets + 1) + ((v >>> (j * bits)) & mask) + 1;
@@ -106,7 +107,9 @@ class Events {
     let lists = this.lists;
     let spareWords: Uint32Array<ArrayBufferLike> = new Uint32Array(n * w);
     let spareLists: Int32Array<ArrayBufferLike> = new Int32Array(n);
-    for (let digit = 0; digit < digits; digit++) {
+    // IPv6 is sorted by its top 64 bits only; the rare events that tie there are put in order
+    // by their low 64 bits afterwards (low words mostly differ only at a /128 or a range end).
+    for (let digit = w === 4 ? 2 * perWord : 0; digit < digits; digit++) {
       const base = digit * (buckets + 1);
       const k = w - 1 - Math.floor(digit / perWord);
       const shift = (digit % perWord) * bits;
@@ -150,6 +153,7 @@ class Events {
       lists = spareLists;
       spareLists = tl;
     }
+    if (w === 4) sortTies(words, lists, n);
     this.words = words;
     this.lists = lists;
   }
@@ -202,6 +206,40 @@ class Events {
     }
     this.words = words;
     this.lists = lists;
+  }
+}
+
+/**
+ * After a sort on the top two words: insertion-sorts each run of events with equal top words by
+ * their low two words (stable; runs are short).
+ */
+function sortTies(words: Uint32Array<ArrayBufferLike>, lists: Int32Array<ArrayBufferLike>, n: number): void {
+  let from = 0;
+  while (from < n) {
+    let to = from + 1;
+    while (to < n && words[to * 4] === words[from * 4] && words[to * 4 + 1] === words[from * 4 + 1]) to++;
+    for (let i = from + 1; i < to; i++) {
+      const w2 = words[i * 4 + 2] as number;
+      const w3 = words[i * 4 + 3] as number;
+      const list = lists[i] as number;
+      const w0 = words[i * 4] as number;
+      const w1 = words[i * 4 + 1] as number;
+      let j = i - 1;
+      while (
+        j >= from &&
+        ((words[j * 4 + 2] as number) > w2 || (words[j * 4 + 2] === w2 && (words[j * 4 + 3] as number) > w3))
+      ) {
+        for (let k = 0; k < 4; k++) words[(j + 1) * 4 + k] = words[j * 4 + k] as number;
+        lists[j + 1] = lists[j] as number;
+        j--;
+      }
+      words[(j + 1) * 4] = w0;
+      words[(j + 1) * 4 + 1] = w1;
+      words[(j + 1) * 4 + 2] = w2;
+      words[(j + 1) * 4 + 3] = w3;
+      lists[j + 1] = list;
+    }
+    from = to;
   }
 }
 
@@ -411,10 +449,24 @@ export class IpMatcherBuilder {
   private readonly set = new CidrSet();
   private readonly next6 = new Uint32Array(4);
   private current = -1;
+  // Streaming: a list's networks usually arrive sorted and merged (as every builder writes them),
+  // so they become events as they come, adjacent ones joined, with nothing stored. The first one
+  // out of order or overlapping switches the list to the CidrSet (merge and sort), which needs
+  // the list's networks once more: endList() then answers false and the caller feeds them again.
+  private streaming = true;
+  private outOfOrder = false;
+  private marks = { e4: 0, e6: 0 };
+  private open4 = -1;
+  private end4 = -1;
+  private has6 = false;
+  private readonly open6 = new Uint32Array(4);
+  private readonly end6 = new Uint32Array(4);
+  private readonly start6 = new Uint32Array(4);
+  private readonly last6 = new Uint32Array(4);
   /** Hands a list's networks to the builder; pass it to scanGeoIp. */
   readonly sink: GeoIpSink = {
-    v4: (start, prefix) => this.set.addV4(start, prefix),
-    v6: (bytes, offset, prefix) => this.set.addV6Bytes(bytes, offset, prefix),
+    v4: (start, prefix) => this.addV4(start, prefix),
+    v6: (bytes, offset, prefix) => this.addV6(bytes, offset, prefix),
   };
 
   /**
@@ -432,31 +484,144 @@ export class IpMatcherBuilder {
     if (this.current !== -1) throw new Error('IpMatcherBuilder: beginList before endList');
     this.current = this.codes.length;
     this.codes.push(code.toUpperCase());
-    this.set.reset();
     this.e4.startRun();
     this.e6.startRun();
+    this.startFeed(true);
+  }
+
+  private startFeed(streaming: boolean): void {
+    this.streaming = streaming;
+    this.outOfOrder = false;
+    this.marks = { e4: this.e4.count, e6: this.e6.count };
+    this.open4 = -1;
+    this.end4 = -1;
+    this.has6 = false;
+    this.set.reset();
   }
 
   /** Adds an IPv4 network (start as uint32) to the current list. */
   addV4(start: number, prefix: number): void {
-    this.set.addV4(start, prefix);
+    if (!this.streaming) {
+      this.set.addV4(start, prefix);
+      return;
+    }
+    if (this.outOfOrder) return;
+    // (>>> takes the shift count mod 32, so /32 needs its own case.)
+    const host = prefix >= 32 ? 0 : 0xffffffff >>> prefix;
+    const base = (start & ~host) >>> 0;
+    const end = (base | host) >>> 0;
+    if (this.open4 === -1) {
+      this.open4 = base;
+      this.end4 = end;
+    } else if (base === this.end4 + 1) this.end4 = end;
+    else if (base > this.end4 + 1) {
+      this.flush4();
+      this.open4 = base;
+      this.end4 = end;
+    } else this.outOfOrder = true;
   }
 
   /** Adds an IPv6 network (16 bytes at bytes[offset]) to the current list. */
   addV6(bytes: Uint8Array, offset: number, prefix: number): void {
-    this.set.addV6Bytes(bytes, offset, prefix);
+    if (!this.streaming) {
+      this.set.addV6Bytes(bytes, offset, prefix);
+      return;
+    }
+    if (this.outOfOrder) return;
+    const start = this.start6;
+    const last = this.last6;
+    for (let k = 0; k < 4; k++) {
+      const o = offset + k * 4;
+      const v =
+        (((bytes[o] as number) << 24) |
+          ((bytes[o + 1] as number) << 16) |
+          ((bytes[o + 2] as number) << 8) |
+          (bytes[o + 3] as number)) >>>
+        0;
+      const keep = prefix - k * 32;
+      start[k] = keep >= 32 ? v : keep <= 0 ? 0 : (v & (~0 << (32 - keep))) >>> 0;
+      last[k] = keep >= 32 ? v : keep <= 0 ? 0xffffffff : (start[k] as number) | (0xffffffff >>> keep);
+      last[k] = (last[k] as number) >>> 0;
+    }
+    const open6 = this.open6;
+    const end6 = this.end6;
+    if (!this.has6) {
+      this.has6 = true;
+      for (let k = 0; k < 4; k++) {
+        open6[k] = start[k] as number;
+        end6[k] = last[k] as number;
+      }
+      return;
+    }
+    // Where start stands against end6 + 1: equal (adjacent: extend), above (a gap: a new range),
+    // below (overlap or out of order). end6 + 1 is computed word by word with its carry.
+    let carry = 1;
+    let order = 0;
+    for (let k = 3; k >= 0; k--) {
+      const sum = (end6[k] as number) + carry;
+      carry = sum > 0xffffffff ? 1 : 0;
+      const next = sum >>> 0;
+      const v = start[k] as number;
+      if (v !== next) order = v > next ? 1 : -1;
+    }
+    // The loop ran from the low word up, so `order` holds the most significant difference.
+    if (carry === 1) order = -1; // end6 was the last address: nothing can follow
+    if (order === 0) for (let k = 0; k < 4; k++) end6[k] = last[k] as number;
+    else if (order > 0) {
+      this.flush6();
+      for (let k = 0; k < 4; k++) {
+        open6[k] = start[k] as number;
+        end6[k] = last[k] as number;
+      }
+    } else this.outOfOrder = true;
   }
 
-  /** Ends the current list; an inverse list matches every address outside its networks. */
-  endList(inverseMatch: boolean): void {
+  private flush4(): void {
+    if (this.open4 === -1) return;
+    this.e4.add4(this.open4, this.current);
+    if (this.end4 < 0xffffffff) this.e4.add4(this.end4 + 1, this.current);
+  }
+
+  private flush6(): void {
+    if (!this.has6) return;
+    this.e6.add6(this.open6, this.current);
+    this.next6.set(this.end6);
+    if (addPowerOfTwo(this.next6, 0)) this.e6.add6(this.next6, this.current);
+  }
+
+  /**
+   * Ends the current list; an inverse list matches every address outside its networks. Answers
+   * false when the list's networks came out of order: feed them again, then call endList again.
+   */
+  endList(inverseMatch: boolean): boolean {
     const l = this.current;
     if (l === -1) throw new Error('IpMatcherBuilder: endList without beginList');
-    if (inverseMatch) {
-      this.e4.add4(0, l);
-      this.e6.add6(ZERO6, l);
+    if (this.streaming && this.outOfOrder) {
+      // Forget what streaming added and take the list again through the CidrSet.
+      this.e4.count = this.marks.e4;
+      this.e6.count = this.marks.e6;
+      this.startFeed(false);
+      return false;
     }
     const e4 = this.e4;
     const e6 = this.e6;
+    if (this.streaming) {
+      this.flush4();
+      this.flush6();
+      if (inverseMatch) {
+        // Its own run, since the list's run is already in order without it.
+        e4.startRun();
+        e4.add4(0, l);
+        e6.startRun();
+        e6.add6(ZERO6, l);
+      }
+      this.current = -1;
+      return true;
+    }
+    if (inverseMatch) {
+      e4.add4(0, l);
+      e6.add6(ZERO6, l);
+    }
     const next6 = this.next6;
     this.set.ranges({
       v4: (start, end) => {
@@ -470,6 +635,7 @@ export class IpMatcherBuilder {
       },
     });
     this.current = -1;
+    return true;
   }
 
   /** Sweeps every list's events into the matcher. */
@@ -548,11 +714,12 @@ export class IpMatcher {
     const builder = new IpMatcherBuilder();
     for (const list of chosen) {
       builder.beginList(list.code);
-      for (const cidr of list.cidrs) {
-        if (cidr.ip.length === 4) builder.addV4(ipv4Number(cidr.ip), cidr.prefix);
-        else builder.addV6(cidr.ip, 0, cidr.prefix);
-      }
-      builder.endList(list.inverseMatch);
+      do {
+        for (const cidr of list.cidrs) {
+          if (cidr.ip.length === 4) builder.addV4(ipv4Number(cidr.ip), cidr.prefix);
+          else builder.addV6(cidr.ip, 0, cidr.prefix);
+        }
+      } while (!builder.endList(list.inverseMatch));
     }
     return builder.build();
   }
