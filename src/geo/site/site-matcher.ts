@@ -1,9 +1,11 @@
 // Matches a domain against compiled site lists and reports every list (or `code@attr` selector)
 // with a rule that matches, as v2ray does: full = the name, domain = the name or a subdomain,
 // keyword = substring, regexp = RE2 search. Compiled once; a lookup allocates nothing:
-//   name -> lower-case, one trailing dot dropped
-//        -> right-to-left walk hashing each label suffix -> DomainTable (full / domain rules)
-//        -> one Aho-Corasick pass (keywords + each regexp's required literal) -> candidate regexps
+//   name -> one trailing dot dropped
+//        -> one right-to-left walk: a hash of each label suffix probed in the DomainTable (full /
+//           domain rules) and an Aho-Corasick automaton over the reversed keywords and regexp
+//           literals (lower case is checked on the way; a name that needs it is walked again)
+//        -> candidate regexps (those that cannot match a dotted name skipped for one)
 //        -> list indexes into the caller's Uint32Array, ascending
 
 import { GeoError } from '../errors.js';
