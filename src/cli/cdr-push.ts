@@ -10,6 +10,7 @@ interface PushFlags {
   parked?: boolean;
   resendParked?: string;
   timeZone?: string;
+  destination?: string;
 }
 
 interface ReceiveFlags {
@@ -42,11 +43,20 @@ async function runPush(flags: PushFlags): Promise<void> {
       `--resend-parked: "${flags.resendParked}" is not a db_id or "all"`,
     );
   }
+  if (flags.destination !== undefined && !/^[0-9]{1,9}$/.test(flags.destination)) {
+    throw new push.CdrPushError(
+      'bad_parameter',
+      `--destination: "${flags.destination}" is not a destination id`,
+    );
+  }
+  const dest = flags.destination === undefined ? push.FIRST_DESTINATION : Number(flags.destination);
   const store = await openStore({ db: flags.db, dataDir: flags.dataDir });
   const say = (line: string) => process.stdout.write(`${line}\n`);
   try {
+    // not_found, before anything is done, when the destination does not exist.
+    const settings = await push.loadCdrPushSettings(store, dest);
     if (flags.replayFrom !== undefined) {
-      const state = await push.replayFrom(store, Number(flags.replayFrom));
+      const state = await push.replayFrom(store, Number(flags.replayFrom), dest);
       say(
         `cdr push: the next run sends from db_id ${flags.replayFrom} (backlog ${await push.backlogOf(store, state)})`,
       );
@@ -59,6 +69,7 @@ async function runPush(flags: PushFlags): Promise<void> {
           sender,
           new TimeFormatter(flags.timeZone ?? 'UTC'),
           systemClock,
+          dest,
         );
         say(
           `cdr push test: ${a.ok ? 'acknowledged' : 'FAILED'} status ${a.status ?? '-'} in ${Math.round(a.latencyMs)} ms${a.error ? `: ${a.error}` : ''}`,
@@ -70,8 +81,8 @@ async function runPush(flags: PushFlags): Promise<void> {
       }
     }
     if (flags.parked) {
-      const parked = await push.listParked(store, 1000);
-      say(`parked: ${await push.countParked(store)}`);
+      const parked = await push.listParked(store, 1000, dest);
+      say(`parked: ${await push.countParked(store, dest)}`);
       for (const p of parked) {
         say(
           `  db_id ${p.dbId} parked ${new Date(p.parkedAtMs).toISOString()} status ${p.status ?? '-'} ${p.error}`,
@@ -87,6 +98,7 @@ async function runPush(flags: PushFlags): Promise<void> {
           new TimeFormatter(flags.timeZone ?? 'UTC'),
           systemClock,
           flags.resendParked === 'all' ? undefined : Number(flags.resendParked),
+          dest,
         );
         say(
           `cdr push: resent ${r.resent}, still parked ${r.remaining}${r.error ? `; stopped at ${r.error}` : ''}`,
@@ -97,16 +109,17 @@ async function runPush(flags: PushFlags): Promise<void> {
       }
     }
     if (flags.replayFrom === undefined && !flags.test && !flags.parked && flags.resendParked === undefined) {
-      const settings = await push.loadCdrPushSettings(store);
-      const state = await push.readPushState(store.db);
+      const state = await push.readPushState(store.db, dest);
+      if (dest !== push.FIRST_DESTINATION)
+        say(`destination ${dest}${settings.name ? ` (${settings.name})` : ''}`);
       say(`enabled: ${settings.enabled}  url: ${settings.url || '(none)'}`);
       say(
         `last acknowledged db_id: ${state.ackedDbId ?? '(never enabled)'}  backlog: ${await push.backlogOf(store, state)}`,
       );
       say(
-        `failing since: ${state.failingSinceMs === null ? '-' : new Date(state.failingSinceMs).toISOString()}  parked: ${await push.countParked(store)}`,
+        `failing since: ${state.failingSinceMs === null ? '-' : new Date(state.failingSinceMs).toISOString()}  parked: ${await push.countParked(store, dest)}`,
       );
-      for (const e of await push.listDeliveryLog(store, 10)) {
+      for (const e of await push.listDeliveryLog(store, 10, dest)) {
         const ids =
           e.firstDbId === null
             ? 'test'
@@ -116,6 +129,15 @@ async function runPush(flags: PushFlags): Promise<void> {
         say(
           `  ${new Date(e.atMs).toISOString()} ${ids} status ${e.status ?? '-'} ${e.latencyMs} ms ${e.error}`,
         );
+      }
+      if (flags.destination === undefined) {
+        // The other destinations, a line each (`--destination ID` shows one whole).
+        for (const d of (await push.listDestinations(store)).slice(1)) {
+          const s = await push.readPushState(store.db, d.id);
+          say(
+            `destination ${d.id}${d.settings.name ? ` (${d.settings.name})` : ''}: enabled ${d.settings.enabled}  backlog ${await push.backlogOf(store, s)}  failing since ${s.failingSinceMs === null ? '-' : new Date(s.failingSinceMs).toISOString()}  parked ${await push.countParked(store, d.id)}  url ${d.settings.url || '(none)'}`,
+          );
+        }
       }
     }
   } finally {
@@ -194,6 +216,7 @@ export function registerCdrPushCommands(cdr: Command): void {
     .option('--parked', 'list the records set aside by the park poison policy')
     .option('--resend-parked <db_id|all>', 'send parked records again (one, or all oldest first)')
     .option('--time-zone <iana>', 'time zone of the test record and resent record times (default UTC)')
+    .option('--destination <id>', 'act on this destination (default 1, the CDR API section)')
     .action(runPush);
   cdr
     .command('receive')

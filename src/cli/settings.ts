@@ -1,5 +1,7 @@
 // `branchgate settings` command group: `settings cdr-push [flags]` shows or changes the CDR push
-// settings straight in the store (so it works while the server runs; the job reads them each run).
+// settings straight in the store (so it works while the server runs; the job reads them each run):
+// destination 1 (the CDR API section) unless --destination says another; --add, --remove and
+// --list manage further destinations.
 import type { Command } from 'commander';
 
 interface CdrPushFlags {
@@ -20,6 +22,12 @@ interface CdrPushFlags {
   poisonAfter?: string;
   alertAfter?: string;
   sendHistory?: boolean;
+  name?: string;
+  signingSecret?: string;
+  destination?: string;
+  add?: boolean;
+  remove?: boolean;
+  list?: boolean;
 }
 
 // Whole numbers become numbers; anything else is passed on as text so the validator names it.
@@ -51,13 +59,14 @@ function patchOf(flags: CdrPushFlags): Record<string, unknown> {
   if (flags.poisonPolicy !== undefined) patch.poison_policy = flags.poisonPolicy;
   if (flags.poisonAfter !== undefined) patch.poison_after = intOrText(flags.poisonAfter);
   if (flags.alertAfter !== undefined) patch.alert_after_seconds = intOrText(flags.alertAfter);
+  if (flags.name !== undefined) patch.name = flags.name;
+  if (flags.signingSecret !== undefined) patch.signing_secret = flags.signingSecret;
   return patch;
 }
 
 async function runCdrPush(flags: CdrPushFlags): Promise<void> {
-  const { CdrPushError, loadCdrPushSettings, saveCdrPushSettings, settingsView } = await import(
-    '../cdr/push/index.js'
-  );
+  const push = await import('../cdr/push/index.js');
+  const { CdrPushError, settingsView } = push;
   const { openStore } = await import('../store/index.js');
   let patch: Record<string, unknown>;
   try {
@@ -65,13 +74,48 @@ async function runCdrPush(flags: CdrPushFlags): Promise<void> {
   } catch (err) {
     throw new CdrPushError('bad_setting', `enabled: ${(err as Error).message}`);
   }
+  if (flags.destination !== undefined && !/^[0-9]{1,9}$/.test(flags.destination)) {
+    throw new CdrPushError('bad_parameter', `--destination: "${flags.destination}" is not a destination id`);
+  }
+  const actions = [flags.add, flags.remove, flags.list].filter(Boolean).length;
+  if (actions > 1) throw new CdrPushError('bad_parameter', '--add, --remove and --list: give one of them');
+  if (flags.add && flags.destination !== undefined)
+    throw new CdrPushError('bad_parameter', '--add makes a new destination; leave out --destination');
+  if (flags.remove && flags.destination === undefined)
+    throw new CdrPushError('bad_parameter', '--remove: say which with --destination ID');
+  const dest = flags.destination === undefined ? push.FIRST_DESTINATION : Number(flags.destination);
+  const print = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
+  // A secret made here ("generate"/"rotate") is printed this once; a given one is never echoed.
+  const made = flags.signingSecret === 'generate' || flags.signingSecret === 'rotate';
   const store = await openStore({ db: flags.db, dataDir: flags.dataDir });
   try {
-    const settings =
-      Object.keys(patch).length === 0
-        ? await loadCdrPushSettings(store)
-        : await saveCdrPushSettings(store, patch, Date.now());
-    process.stdout.write(`${JSON.stringify(settingsView(settings), null, 2)}\n`);
+    if (flags.list) {
+      const all = await push.listDestinations(store);
+      print(all.map((d) => ({ id: d.id, ...settingsView(d.settings) })));
+    } else if (flags.remove) {
+      await push.deleteDestination(store, dest);
+      process.stdout.write(`destination ${dest} removed\n`);
+    } else if (flags.add) {
+      const d = await push.createDestination(store, patch, Date.now());
+      print({
+        id: d.id,
+        ...settingsView(d.settings),
+        ...(made ? { signing_secret: d.settings.signing_secret } : {}),
+      });
+    } else {
+      const before = await push.loadCdrPushSettings(store, dest);
+      const settings =
+        Object.keys(patch).length === 0
+          ? before
+          : await push.saveCdrPushSettings(store, patch, Date.now(), dest);
+      print({
+        ...(flags.destination === undefined ? {} : { id: dest }),
+        ...settingsView(settings),
+        ...(made && settings.signing_secret !== before.signing_secret
+          ? { signing_secret: settings.signing_secret }
+          : {}),
+      });
+    }
   } finally {
     await store.close();
   }
@@ -106,5 +150,17 @@ export function registerSettings(program: Command): void {
     )
     .option('--poison-after <n>', 'refusals in a row that make a record poison (1-100, default 3)')
     .option('--alert-after <seconds>', 'raise push:failing after this long without a success (0: never)')
+    .option('--name <name>', 'what the destination is called ("CRM", "billing")')
+    .option(
+      '--signing-secret <whsec|generate|rotate>',
+      'sign deliveries (Standard Webhooks): a whsec_ secret, "generate", "rotate" (the old one signs too until cleared), or "" to stop',
+    )
+    .option('--destination <id>', 'the destination to show or change (default 1, the CDR API section)')
+    .option('--add', 'add a destination with the settings given (prints its id)')
+    .option(
+      '--remove',
+      'remove the destination given by --destination (not 1), with its log and parked records',
+    )
+    .option('--list', 'list every destination')
     .action(runCdrPush);
 }

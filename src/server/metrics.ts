@@ -13,7 +13,7 @@
 // Each app has its own registry, so tests may build several in one process.
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { countParked, loadCdrPushSettings, readPushState } from '../cdr/push/index.js';
+import { countParked, listDestinations, readPushState } from '../cdr/push/index.js';
 import { isAlerting } from '../cdr/push/push-alert.js';
 import { countCdrRecords } from '../cdr/record-store.js';
 import type { Clock } from '../shared/clock.js';
@@ -121,36 +121,43 @@ export class ServerMetrics {
     const enabled = new Gauge({
       name: `${PREFIX}push_enabled`,
       help: 'Whether the CDR push is enabled (1) or not (0).',
+      labelNames: ['destination'],
       registers,
     });
     const backlog = new Gauge({
       name: `${PREFIX}push_backlog_records`,
       help: 'Records stored but not yet acknowledged by the push receiver.',
+      labelNames: ['destination'],
       registers,
     });
     const lag = new Gauge({
       name: `${PREFIX}push_lag_seconds`,
       help: 'Age of the oldest record not yet acknowledged (0 when none waits).',
+      labelNames: ['destination'],
       registers,
     });
     const lastSuccess = new Gauge({
       name: `${PREFIX}push_last_success_timestamp_seconds`,
       help: 'When the receiver last acknowledged a delivery (unix seconds; 0 never).',
+      labelNames: ['destination'],
       registers,
     });
     const failing = new Gauge({
       name: `${PREFIX}push_failing_seconds`,
       help: 'How long deliveries have been failing without a success in between (0 when not failing).',
+      labelNames: ['destination'],
       registers,
     });
     const alerting = new Gauge({
       name: `${PREFIX}push_alert`,
       help: 'Whether push has failed for longer than its alert_after_seconds (push:failing): 1 or 0.',
+      labelNames: ['destination'],
       registers,
     });
     const parked = new Gauge({
       name: `${PREFIX}push_parked_records`,
       help: 'Records set aside by the park poison policy, waiting to be resent.',
+      labelNames: ['destination'],
       registers,
     });
     const attempts = new Counter({
@@ -167,29 +174,34 @@ export class ServerMetrics {
     });
     this.refreshers.push(async () => {
       const now = clock.now();
-      const [settings, state, total] = await Promise.all([
-        loadCdrPushSettings(store),
-        readPushState(store.db),
-        countCdrRecords(store),
-      ]);
+      const [destinations, total] = await Promise.all([listDestinations(store), countCdrRecords(store)]);
       setCounter(stored, total);
-      enabled.set(settings.enabled ? 1 : 0);
-      const acked = state.ackedDbId;
-      backlog.set(acked === null ? 0 : Math.max(0, total - acked));
-      let lagSeconds = 0;
-      if (acked !== null && total > acked) {
-        const oldest = await store.db
-          .selectFrom('cdr')
-          .select('created_at_ms')
-          .where('db_id', '=', acked + 1)
-          .executeTakeFirst();
-        if (oldest) lagSeconds = Math.max(0, (now - Number(oldest.created_at_ms)) / 1000);
+      // Removed destinations drop out of the gauges.
+      for (const g of [enabled, backlog, lag, lastSuccess, failing, alerting, parked]) g.reset();
+      for (const { id, settings } of destinations) {
+        const labels = { destination: String(id) };
+        const state = await readPushState(store.db, id);
+        enabled.set(labels, settings.enabled ? 1 : 0);
+        const acked = state.ackedDbId;
+        backlog.set(labels, acked === null ? 0 : Math.max(0, total - acked));
+        let lagSeconds = 0;
+        if (acked !== null && total > acked) {
+          const oldest = await store.db
+            .selectFrom('cdr')
+            .select('created_at_ms')
+            .where('db_id', '=', acked + 1)
+            .executeTakeFirst();
+          if (oldest) lagSeconds = Math.max(0, (now - Number(oldest.created_at_ms)) / 1000);
+        }
+        lag.set(labels, lagSeconds);
+        lastSuccess.set(labels, state.lastSuccessMs === null ? 0 : state.lastSuccessMs / 1000);
+        failing.set(
+          labels,
+          state.failingSinceMs === null ? 0 : Math.max(0, (now - state.failingSinceMs) / 1000),
+        );
+        alerting.set(labels, isAlerting(settings, state.failingSinceMs, now) ? 1 : 0);
+        parked.set(labels, await countParked(store, id));
       }
-      lag.set(lagSeconds);
-      lastSuccess.set(state.lastSuccessMs === null ? 0 : state.lastSuccessMs / 1000);
-      failing.set(state.failingSinceMs === null ? 0 : Math.max(0, (now - state.failingSinceMs) / 1000));
-      alerting.set(isAlerting(settings, state.failingSinceMs, now) ? 1 : 0);
-      parked.set(await countParked(store));
       await this.countPushAttempts(attempts, attemptRecords);
     });
   }
@@ -213,15 +225,16 @@ export class ServerMetrics {
     }
     const rows = await db
       .selectFrom('cdr_push_log')
-      .select(['id', 'kind', 'status', 'records', 'error'])
+      .select(['id', 'destination_id', 'kind', 'status', 'records', 'error'])
       .where('id', '>', this.pushLogSeen)
       .orderBy('id')
       .execute();
     for (const r of rows) {
       const outcome = r.error === '' ? 'ok' : r.status === null ? 'no_answer' : 'http_error';
       const kind = r.kind === 'test' ? 'test' : 'delivery';
-      attempts.inc({ destination: '1', kind, outcome });
-      if (kind === 'delivery') records.inc({ destination: '1', outcome }, Number(r.records));
+      const destination = String(r.destination_id);
+      attempts.inc({ destination, kind, outcome });
+      if (kind === 'delivery') records.inc({ destination, outcome }, Number(r.records));
       this.pushLogSeen = Number(r.id);
     }
   }

@@ -312,6 +312,70 @@ const DOCS: Record<string, RouteDoc> = {
       response: { 200: open({}), ...ADMIN_ERRORS },
     },
   },
+  'GET /api/cdr-push/destinations': {
+    schema: {
+      ...doc('CDR push', 'Every push destination with its settings (secrets masked) and status', ADMIN),
+      response: { ...ADMIN_ERRORS },
+    },
+  },
+  'POST /api/cdr-push/destinations': {
+    schema: {
+      ...doc(
+        'CDR push',
+        'Add a push destination (the settings fields plus name; signing_secret "generate" shows the new secret once)',
+        ADMIN,
+      ),
+      response: { ...ADMIN_ERRORS },
+    },
+  },
+  'GET /api/cdr-push/destinations/:id': {
+    schema: {
+      ...doc('CDR push', 'One push destination (destination 1 is the CDR API section)', ADMIN),
+      response: { 404: ERROR, ...ADMIN_ERRORS },
+    },
+  },
+  'PATCH /api/cdr-push/destinations/:id': {
+    schema: {
+      ...doc('CDR push', "Change a push destination's settings", ADMIN),
+      response: { 404: ERROR, ...ADMIN_ERRORS },
+    },
+  },
+  'DELETE /api/cdr-push/destinations/:id': {
+    schema: {
+      ...doc('CDR push', 'Remove a push destination with its cursor, log and parked records (not 1)', ADMIN),
+      response: { 204: { type: 'null' }, 404: ERROR, ...ADMIN_ERRORS },
+    },
+  },
+  'GET /api/cdr-push/destinations/:id/log': {
+    schema: {
+      ...doc('CDR push', "A destination's status and newest delivery attempts", ADMIN),
+      response: { 404: ERROR, ...ADMIN_ERRORS },
+    },
+  },
+  'POST /api/cdr-push/destinations/:id/replay': {
+    schema: {
+      ...doc('CDR push', 'Send records again to a destination from a db_id', ADMIN),
+      response: { 200: open({}), 404: ERROR, ...ADMIN_ERRORS },
+    },
+  },
+  'GET /api/cdr-push/destinations/:id/parked': {
+    schema: {
+      ...doc('CDR push', "A destination's parked records (?limit=)", ADMIN),
+      response: { 404: ERROR, ...ADMIN_ERRORS },
+    },
+  },
+  'POST /api/cdr-push/destinations/:id/parked/resend': {
+    schema: {
+      ...doc('CDR push', 'Resend a destination\'s parked records ({"db_id"} or {"all": true})', ADMIN),
+      response: { 200: open({ resent: INT, remaining: INT, error: STR }), 404: ERROR, ...ADMIN_ERRORS },
+    },
+  },
+  'POST /api/cdr-push/destinations/:id/test': {
+    schema: {
+      ...doc('CDR push', 'Send a test record to a destination and show the answer', ADMIN),
+      response: { 200: open({}), 404: ERROR, ...ADMIN_ERRORS },
+    },
+  },
   'GET /api/ingest/status': {
     schema: {
       ...doc('CDR ingest', 'Every live CDR source with its state', ADMIN),

@@ -100,6 +100,8 @@ export interface CdrPushParkedTable {
 /** CDR push delivery log: one row per attempt (kind 'delivery' or 'test'). */
 export interface CdrPushLogTable {
   id: Generated<number>;
+  /** The destination the attempt was for (1: the seed's CDR API section). */
+  destination_id: Generated<number>;
   at_ms: number;
   kind: string;
   first_db_id: number | null;

@@ -10,11 +10,14 @@ import type { StoredIngestSources } from '../cdr/ingest/live/stored-sources.js';
 import {
   backlogOf,
   countParked,
+  findCdrPushSettings,
   listDeliveryLog,
+  listDestinations,
   loadCdrPushSettings,
   readPushState,
   settingsView,
 } from '../cdr/push/index.js';
+import { isAlerting } from '../cdr/push/push-alert.js';
 import type { GeoService } from '../geo/index.js';
 import type { AppDeps } from '../server/deps.js';
 import { sendError } from '../server/error-catalogue.js';
@@ -208,7 +211,15 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
     app.get(EXTRA_CONFIGURATIONS_PATH, async (request, reply) => {
       const user = await adminOf(request, reply, EXTRA_CONFIGURATIONS_PATH);
       if (!user) return reply;
-      return sendHtml(reply, extraConfigurationsPage(await pageData(deps, user)));
+      const asked = (request.query as Record<string, unknown>).destination;
+      const destination = asked === undefined ? 1 : Number(asked);
+      if (
+        !Number.isSafeInteger(destination) ||
+        destination < 1 ||
+        !(await findCdrPushSettings(deps.store, destination))
+      )
+        return sendError(reply, 'not_found', `destination: there is no push destination ${String(asked)}`);
+      return sendHtml(reply, extraConfigurationsPage(await pageData(deps, user, destination)));
     });
 
     app.get<{ Params: { name: string } }>(`${ASSET_PREFIX}/:name`, async (request, reply) => {
@@ -219,15 +230,38 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
   };
 }
 
-async function pageData(deps: ConsoleDeps, user: UserInfo): Promise<ExtraConfigurationsData> {
-  const [settings, state, attempts, parked] = await Promise.all([
-    loadCdrPushSettings(deps.store),
-    readPushState(deps.store.db),
-    listDeliveryLog(deps.store, ATTEMPTS_SHOWN),
-    countParked(deps.store),
+async function pageData(
+  deps: ConsoleDeps,
+  user: UserInfo,
+  destination: number,
+): Promise<ExtraConfigurationsData> {
+  const [settings, state, attempts, parked, all] = await Promise.all([
+    loadCdrPushSettings(deps.store, destination),
+    readPushState(deps.store.db, destination),
+    listDeliveryLog(deps.store, ATTEMPTS_SHOWN, destination),
+    countParked(deps.store, destination),
+    listDestinations(deps.store),
   ]);
+  const now = deps.clock.now();
+  const destinations = await Promise.all(
+    all.map(async (d) => {
+      const st = await readPushState(deps.store.db, d.id);
+      return {
+        id: d.id,
+        name: d.settings.name,
+        url: d.settings.url,
+        enabled: d.settings.enabled,
+        backlog: await backlogOf(deps.store, st),
+        failingSinceMs: st.failingSinceMs,
+        alert: isAlerting(d.settings, st.failingSinceMs, now),
+        parked: await countParked(deps.store, d.id),
+      };
+    }),
+  );
   return {
     username: user.username,
+    destination,
+    destinations,
     settings: settingsView(settings),
     status: {
       enabled: settings.enabled,

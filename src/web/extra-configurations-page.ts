@@ -1,6 +1,8 @@
 // PBX > Settings > Extra Configurations: the CDR API section (push settings, secrets shown only as
-// set / not set), "send test record", replay, and the delivery status with the recent attempts.
-// The form is filled here from the saved settings; extra-configurations.js sends it to the REST API.
+// set / not set), "send test record", replay, and the delivery status with the recent attempts,
+// for destination 1 (the seed's form) or, with ?destination=N, any other push destination; below
+// them the list of every destination with "Add destination". The form is filled here from the
+// saved settings; extra-configurations.js sends it to the REST API.
 import type { CdrPushSettingsView, DeliveryAttempt } from '../cdr/push/index.js';
 import { CDR_WIRE_FIELDS } from '../cdr/record.js';
 import { type Html, html } from './html.js';
@@ -28,11 +30,31 @@ export interface DeliveryStatus {
   attempts: readonly DeliveryAttempt[];
 }
 
+/** One destination in the list at the bottom of the page. */
+export interface DestinationRow {
+  id: number;
+  name: string;
+  url: string;
+  enabled: boolean;
+  backlog: number;
+  failingSinceMs: number | null;
+  alert: boolean;
+  parked: number;
+}
+
 /** What the page shows. */
 export interface ExtraConfigurationsData {
   username: string;
+  /** The destination the form edits (1: the CDR API section). */
+  destination: number;
   settings: CdrPushSettingsView;
   status: DeliveryStatus;
+  destinations: readonly DestinationRow[];
+}
+
+/** The page's address for a destination. */
+export function destinationPath(id: number): string {
+  return id === 1 ? EXTRA_CONFIGURATIONS_PATH : `${EXTRA_CONFIGURATIONS_PATH}?destination=${id}`;
 }
 
 const SECRETS = [
@@ -57,7 +79,7 @@ function secretRow(name: string, label: string, isSet: boolean): Html {
   </div>`;
 }
 
-function settingsForm(s: CdrPushSettingsView): Html {
+function settingsForm(s: CdrPushSettingsView, destination: number): Html {
   const method = (m: string) =>
     html`<option value="${m}"${s.method === m ? html` selected` : ''}>${m}</option>`;
   const field = (f: string) =>
@@ -65,9 +87,17 @@ function settingsForm(s: CdrPushSettingsView): Html {
       s.fields.includes(f as (typeof s.fields)[number]),
     )}> <label for="field-${f}">${f}</label></span>`;
   const [apiKey, bearer, password] = SECRETS;
-  return html`<form id="cdr-push-form" class="card" novalidate>
+  const nameRow =
+    destination === 1
+      ? ''
+      : html`<div class="row">
+    <label for="name">Name</label>
+    <input id="name" name="name" value="${s.name}" maxlength="100" autocomplete="off" placeholder="CRM, billing, ...">
+  </div>`;
+  return html`<form id="cdr-push-form" class="card" novalidate data-destination="${String(destination)}">
   <div id="settings-error" class="error" role="alert" hidden></div>
   <p id="settings-saved" class="ok" role="status"></p>
+  ${nameRow}
   <div class="row">
     <span class="label-cell"></span>
     <span><input type="checkbox" id="enabled" name="enabled"${checked(s.enabled)}> <label for="enabled">Enable CDR Log To API</label></span>
@@ -137,7 +167,7 @@ function attemptRow(a: DeliveryAttempt): Html {
   </tr>`;
 }
 
-function statusSection(st: DeliveryStatus): Html {
+function statusSection(st: DeliveryStatus, destination: number): Html {
   const rows =
     st.attempts.length === 0
       ? html`<tr><td colspan="7">No attempts yet.</td></tr>`
@@ -157,7 +187,7 @@ function statusSection(st: DeliveryStatus): Html {
     <span><button type="button" id="resend-parked"${st.parked === 0 ? html` disabled` : ''}>Resend parked records</button></span>
   </div>
   <div id="resend-result" class="result" role="status"></div>
-  <p><a href="${EXTRA_CONFIGURATIONS_PATH}">Refresh</a></p>
+  <p><a href="${destinationPath(destination)}" id="refresh">Refresh</a></p>
   <table id="attempts">
     <caption>Recent attempts, newest first</caption>
     <thead><tr><th scope="col">Time (UTC)</th><th scope="col">Kind</th><th scope="col">db_ids</th><th scope="col">Records</th><th scope="col">HTTP status</th><th scope="col">Latency</th><th scope="col">Error</th></tr></thead>
@@ -166,16 +196,66 @@ function statusSection(st: DeliveryStatus): Html {
 </section>`;
 }
 
+function destinationRow(r: DestinationRow, current: number): Html {
+  const label = r.name === '' ? `Destination ${r.id}` : `${r.name} (destination ${r.id})`;
+  const link =
+    r.id === current
+      ? html`<a href="${destinationPath(r.id)}" aria-current="page">${label}</a>`
+      : html`<a href="${destinationPath(r.id)}">${label}</a>`;
+  return html`<tr data-destination="${String(r.id)}">
+    <td>${link}</td>
+    <td>${r.url === '' ? 'not set' : r.url}</td>
+    <td>${r.enabled ? 'enabled' : 'disabled'}</td>
+    <td class="num">${r.backlog}</td>
+    <td>${r.alert ? html`<strong class="error">push:failing</strong> since ` : ''}${timeOf(r.failingSinceMs, 'not failing')}</td>
+    <td class="num">${r.parked}</td>
+  </tr>`;
+}
+
+function destinationsSection(d: ExtraConfigurationsData): Html {
+  return html`<section aria-labelledby="destinations-heading">
+  <h2 id="destinations-heading">Push destinations</h2>
+  <p class="hint">Each destination has its own settings, cursor, log and parked records; one that fails
+  never holds another back. Destination 1 is the CDR API form above.</p>
+  <table id="destinations">
+    <caption>Every destination</caption>
+    <thead><tr><th scope="col">Destination</th><th scope="col">API URL</th><th scope="col">Delivery</th><th scope="col">Backlog</th><th scope="col">Failing since</th><th scope="col">Parked</th></tr></thead>
+    <tbody>${d.destinations.map((r) => destinationRow(r, d.destination))}</tbody>
+  </table>
+  <form id="add-destination-form" class="card" novalidate>
+    <div class="row">
+      <label for="new_name">New destination's name</label>
+      <input id="new_name" name="new_name" maxlength="100" autocomplete="off" placeholder="billing" aria-describedby="new_name-error">
+      <button type="submit" id="add-destination">Add destination</button>
+    </div>
+    <div id="new_name-error" class="error" role="alert"></div>
+  </form>
+  ${
+    d.destination === 1
+      ? ''
+      : html`<div class="row">
+    <span class="label-cell"></span>
+    <span><button type="button" id="remove-destination">Remove destination ${d.destination}</button></span>
+  </div>
+  <div id="remove-result" class="result" role="status"></div>`
+  }
+</section>`;
+}
+
 /** The whole page. */
 export function extraConfigurationsPage(d: ExtraConfigurationsData): string {
+  const heading =
+    d.destination === 1
+      ? 'CDR API'
+      : `CDR API: destination ${d.destination}${d.settings.name === '' ? '' : ` (${d.settings.name})`}`;
   const body = html`<nav aria-label="Breadcrumb" class="breadcrumb"><ol><li>PBX</li><li>Settings</li><li aria-current="page">Extra Configurations</li></ol></nav>
 <h1>${EXTRA_CONFIGURATIONS_TITLE}</h1>
 ${settingsTabs(EXTRA_CONFIGURATIONS_PATH)}
 <section aria-labelledby="cdr-api-heading">
-  <h2 id="cdr-api-heading">CDR API</h2>
+  <h2 id="cdr-api-heading">${heading}</h2>
   <p class="hint">Sends new call records to your API, one interval after the end of each run. Secrets are
   never shown: leave a secret empty to keep it, or tick its "Clear" box to remove it.</p>
-  ${settingsForm(d.settings)}
+  ${settingsForm(d.settings, d.destination)}
 </section>
 <section aria-labelledby="tools-heading">
   <h2 id="tools-heading">Test and replay</h2>
@@ -196,7 +276,8 @@ ${settingsTabs(EXTRA_CONFIGURATIONS_PATH)}
     <div id="replay-result" class="result" role="status"></div>
   </div>
 </section>
-${statusSection(d.status)}`;
+${statusSection(d.status, d.destination)}
+${destinationsSection(d)}`;
   return layout({
     title: EXTRA_CONFIGURATIONS_TITLE,
     script: 'extra-configurations.js',

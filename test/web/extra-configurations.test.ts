@@ -47,6 +47,7 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
   let receiver: CdrReceiver;
   let page: Page;
   let cookie: string;
+  let other: CdrReceiver | undefined;
   const closers: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
@@ -114,6 +115,7 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
     expect(await text('settings-saved')).toBe('Saved.');
 
     expect(await stored()).toEqual({
+      name: '',
       enabled: true,
       url: receiver.url,
       method: 'PUT',
@@ -396,5 +398,58 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
     await page.getByRole('button', { name: 'Send test record' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => text('test-result'), POLL).toMatch(/^Acknowledged: HTTP 200/);
+  });
+
+  test('a second destination is added, set, tested and removed from the page; destination 1 is untouched', async () => {
+    await page.getByLabel('API URL').fill(receiver.url);
+    await save();
+    const before = await stored();
+    other = await startCdrReceiver({ bearer: 'B-77' });
+    closers.push(() => (other as CdrReceiver).close());
+
+    await page.getByLabel("New destination's name").fill('billing');
+    await Promise.all([
+      page.waitForURL(/destination=2$/),
+      page.getByRole('button', { name: 'Add destination' }).click(),
+    ]);
+    expect(await page.getByRole('heading', { name: 'CDR API: destination 2 (billing)' }).count()).toBe(1);
+    await page.getByLabel('Enable CDR Log To API').check();
+    await page.getByLabel('API URL').fill(other.url);
+    await page.getByLabel('Bearer Token', { exact: true }).fill('B-77');
+    await page.getByLabel('Name', { exact: true }).fill('billing system');
+    await save();
+    expect(await text('settings-saved')).toBe('Saved.');
+    const two = (await api('GET', '/api/cdr-push/destinations/2')).body;
+    expect(two).toMatchObject({
+      id: 2,
+      name: 'billing system',
+      enabled: true,
+      url: other.url,
+      bearer_token_set: true,
+    });
+    expect(two.status).toMatchObject({ enabled: true, backlog: 0, parked: 0 });
+    expect(await stored()).toEqual(before);
+
+    // The test record goes to this destination's receiver, with its credentials.
+    await page.getByRole('button', { name: 'Send test record' }).click();
+    await expect.poll(() => text('test-result'), POLL).toMatch(/^Acknowledged: HTTP 200/);
+    expect(other.requests).toHaveLength(1);
+    expect(receiver.requests).toHaveLength(0);
+
+    // Both are listed; the list links each destination's page.
+    await page.reload();
+    const rows = page.locator('#destinations tbody tr');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(1).textContent()).toContain('billing system (destination 2)');
+    expect(await rows.nth(1).textContent()).toContain(other.url);
+
+    page.once('dialog', (d) => d.accept());
+    await Promise.all([
+      page.waitForURL(/\/pbx\/settings$/),
+      page.getByRole('button', { name: 'Remove destination 2' }).click(),
+    ]);
+    expect(await page.locator('#destinations tbody tr').count()).toBe(1);
+    expect((await api('GET', '/api/cdr-push/destinations/2')).status).toBe(404);
+    expect(await stored()).toEqual(before);
   });
 });

@@ -64,14 +64,14 @@ export class AdvisoryLockLeadership implements DeliveryLeadership {
    * here: the update is committed and seen at once, and survives our process dying; only a crash
    * of the PostgreSQL server itself within ~0.6 s could forget it, which resends those records.
    */
-  async advance(expected: CursorExpectation, to: number, atMs: number): Promise<boolean> {
+  async advance(expected: CursorExpectation, to: number, atMs: number, destination = 1): Promise<boolean> {
     const client = this.client;
     if (!client || !this.holding) return false;
     const r = await client.query({
       name: 'cdr_push_advance',
       text: `update cdr_push_state set acked_db_id = $1, failing_since_ms = null, last_success_ms = $2
-        where id = 1 and generation = $3 and acked_db_id = $4`,
-      values: [to, atMs, expected.generation, expected.from],
+        where id = $5 and generation = $3 and acked_db_id = $4`,
+      values: [to, atMs, expected.generation, expected.from, destination],
     });
     return r.rowCount === 1;
   }

@@ -17,7 +17,8 @@ export { ADVISORY_LOCK_KEY, DEFAULT_LEASE_TTL_MS };
 export interface DeliveryLeadership {
   acquire(): Promise<boolean>;
   release(): Promise<void>;
-  advance(expected: CursorExpectation, to: number, atMs: number): Promise<boolean>;
+  /** Moves the cursor of `destination` (default 1); one right covers every destination. */
+  advance(expected: CursorExpectation, to: number, atMs: number, destination?: number): Promise<boolean>;
 }
 
 /** Options of createDeliveryLeadership. */

@@ -1,6 +1,6 @@
 // The delivery log: one row per attempt (a delivery request or a "send test record"), with the
-// db_ids it carried, the HTTP status, the latency and the error text. Kept to the newest
-// DELIVERY_LOG_KEEP rows; pruned by the job after each run.
+// db_ids it carried, the HTTP status, the latency and the error text, per destination. Kept to
+// the newest DELIVERY_LOG_KEEP rows of each destination; pruned by the job after each run.
 import type { Kysely } from 'kysely';
 import type { Database, Store } from '../../store/index.js';
 
@@ -26,12 +26,14 @@ export interface DeliveryAttempt {
 export async function appendDeliveryLogs(
   db: Kysely<Database>,
   attempts: readonly DeliveryAttempt[],
+  destination = 1,
 ): Promise<void> {
   if (attempts.length === 0) return;
   await db
     .insertInto('cdr_push_log')
     .values(
       attempts.map((a) => ({
+        destination_id: destination,
         at_ms: a.atMs,
         kind: a.kind,
         first_db_id: a.firstDbId,
@@ -46,10 +48,15 @@ export async function appendDeliveryLogs(
 }
 
 /** The newest attempts first. */
-export async function listDeliveryLog(store: Store, limit: number): Promise<DeliveryAttempt[]> {
+export async function listDeliveryLog(
+  store: Store,
+  limit: number,
+  destination = 1,
+): Promise<DeliveryAttempt[]> {
   const rows = await store.db
     .selectFrom('cdr_push_log')
     .selectAll()
+    .where('destination_id', '=', destination)
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
@@ -65,15 +72,24 @@ export async function listDeliveryLog(store: Store, limit: number): Promise<Deli
   }));
 }
 
-/** Deletes all but the newest `keep` rows. */
-export async function pruneDeliveryLog(store: Store, keep = DELIVERY_LOG_KEEP): Promise<void> {
-  const { max } = await store.db
+/** Deletes all but the newest `keep` rows of a destination (each destination keeps its own). */
+export async function pruneDeliveryLog(
+  store: Store,
+  keep = DELIVERY_LOG_KEEP,
+  destination = 1,
+): Promise<void> {
+  const edge = await store.db
     .selectFrom('cdr_push_log')
-    .select((eb) => eb.fn.max('id').as('max'))
-    .executeTakeFirstOrThrow();
-  if (max === null || Number(max) <= keep) return;
+    .select('id')
+    .where('destination_id', '=', destination)
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(1)
+    .executeTakeFirst();
+  if (edge === undefined) return;
   await store.db
     .deleteFrom('cdr_push_log')
-    .where('id', '<=', Number(max) - keep)
+    .where('destination_id', '=', destination)
+    .where('id', '<=', Number(edge.id))
     .execute();
 }

@@ -18,7 +18,8 @@ import { parkRecords } from './parked.js';
 import type { PushLogger } from './push-logger.js';
 import { advanceCursor, initializeCursor, readPushState, recordFailure } from './push-state.js';
 import { buildPushRequest } from './request-body.js';
-import { loadCdrPushSettings } from './settings-store.js';
+import type { CdrPushSettings } from './settings.js';
+import { findCdrPushSettings } from './settings-store.js';
 
 /** Why a run ended. */
 export type RunOutcome =
@@ -50,6 +51,8 @@ export interface RunContext {
   shouldStop?: () => boolean;
   /** The right to deliver: checked after each chunk, and the cursor advances through it. */
   leadership?: DeliveryLeadership | undefined;
+  /** The destination to deliver to (default 1, the seed's CDR API section). */
+  destination?: number;
 }
 
 // Rows read per query: at least 500, and at least four requests' worth in batch mode. Settings,
@@ -65,36 +68,38 @@ export async function runDelivery(ctx: RunContext): Promise<RunResult> {
   try {
     return await deliver(ctx, pending);
   } finally {
-    await appendDeliveryLogs(ctx.store.db, pending);
+    await appendDeliveryLogs(ctx.store.db, pending, ctx.destination ?? 1);
   }
 }
 
 async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<RunResult> {
   const { store, clock, leadership } = ctx;
+  const destination = ctx.destination ?? 1;
   const result: RunResult = { outcome: 'drained', acknowledged: 0, parked: 0, requests: 0 };
-  let settings = await loadCdrPushSettings(store);
-  if (!settings.enabled) return { ...result, outcome: 'disabled' };
-  let state = await readPushState(store.db);
+  let settings = await findCdrPushSettings(store, destination);
+  if (settings === null || !settings.enabled) return { ...result, outcome: 'disabled' };
+  let state = await readPushState(store.db, destination);
   if (state.ackedDbId === null) {
-    await initializeCursor(store.db, settings.send_history);
-    state = await readPushState(store.db);
+    await initializeCursor(store.db, settings.send_history, destination);
+    state = await readPushState(store.db, destination);
   }
   let cursor = state.ackedDbId ?? 0;
   const generation = state.generation;
   let leaderCheckedMs = clock.now();
   const advance = (to: number, atMs: number) =>
     leadership
-      ? leadership.advance({ generation, from: cursor }, to, atMs)
-      : advanceCursor(store.db, { generation, from: cursor }, to, atMs);
+      ? leadership.advance({ generation, from: cursor }, to, atMs, destination)
+      : advanceCursor(store.db, { generation, from: cursor }, to, atMs, undefined, destination);
   for (;;) {
-    const batch = settings.batch_size;
+    const current: CdrPushSettings = settings;
+    const batch = current.batch_size;
     const rows = await listCdrRecordsAfter(store, cursor, chunkRows(batch));
     if (rows.length === 0) return result;
     // The request for rows[i..i+batch), built while the previous cursor write is on its way.
     const build = (i: number) => {
       const group = rows.slice(i, i + batch);
       const request = buildPushRequest(
-        settings,
+        current,
         group.map((r) => toWireRecord(r, ctx.time)),
         undefined,
         clock.now(),
@@ -130,11 +135,11 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
       };
       let parked = false;
       if (!answer.ok) {
-        await appendDeliveryLogs(store.db, pending.splice(0));
-        const refusals = await recordFailure(store, attempt);
-        if (settings.poison_policy !== 'park' || refusals < settings.poison_after) {
+        await appendDeliveryLogs(store.db, pending.splice(0), destination);
+        const refusals = await recordFailure(store, attempt, destination);
+        if (current.poison_policy !== 'park' || refusals < current.poison_after) {
           ctx.logger?.warn(
-            { first_db_id: first, last_db_id: last, status: answer.status, error: answer.error },
+            { destination, first_db_id: first, last_db_id: last, status: answer.status, error: answer.error },
             'cdr push: request not acknowledged; retrying from this record next run',
           );
           return { ...result, outcome: 'failed' };
@@ -144,9 +149,10 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
           store,
           group.map((r) => r.db_id),
           attempt,
+          destination,
         );
         ctx.logger?.warn(
-          { first_db_id: first, last_db_id: last, status: answer.status, refusals },
+          { destination, first_db_id: first, last_db_id: last, status: answer.status, refusals },
           'cdr push: record refused again and again; parked (resend it from the parked list)',
         );
         parked = true;
@@ -159,9 +165,9 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
       if (parked) result.parked += group.length;
       else result.acknowledged += group.length;
     }
-    await appendDeliveryLogs(store.db, pending.splice(0));
-    settings = await loadCdrPushSettings(store);
-    if (!settings.enabled) return { ...result, outcome: 'disabled' };
+    await appendDeliveryLogs(store.db, pending.splice(0), destination);
+    settings = await findCdrPushSettings(store, destination);
+    if (settings === null || !settings.enabled) return { ...result, outcome: 'disabled' };
     if (leadership && !(await leadership.acquire())) return { ...result, outcome: 'not_leader' };
     leaderCheckedMs = clock.now();
   }

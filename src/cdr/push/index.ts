@@ -24,5 +24,14 @@ export {
   DEFAULT_CDR_PUSH_SETTINGS,
   settingsView,
 } from './settings.js';
-export { loadCdrPushSettings, saveCdrPushSettings } from './settings-store.js';
+export {
+  createDestination,
+  type Destination,
+  deleteDestination,
+  FIRST_DESTINATION,
+  findCdrPushSettings,
+  listDestinations,
+  loadCdrPushSettings,
+  saveCdrPushSettings,
+} from './settings-store.js';
 export { sendTestRecord } from './test-record.js';

@@ -1,6 +1,7 @@
 // SQLite delivery leadership (one host): a lease in cdr_push_state (owner host:pid:random, expiry by
 // the injected clock, renewed by every acquire()), taken over when it expires or at once when its
 // owner's process on this host is gone. The cursor moves only with the lease owner's name on it.
+// The lease is on row 1 and covers the cursors of every destination.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Statement } from 'better-sqlite3';
@@ -55,7 +56,7 @@ export class LeaseLeadership implements DeliveryLeadership {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  advance(expected: CursorExpectation, to: number, atMs: number): Promise<boolean> {
+  advance(expected: CursorExpectation, to: number, atMs: number, destination = 1): Promise<boolean> {
     // The cursor moves once per acknowledged request: on the raw connection with a cached statement
     // when no Kysely transaction is open on it (a raw statement would otherwise join that
     // transaction), else through Kysely.
@@ -63,12 +64,20 @@ export class LeaseLeadership implements DeliveryLeadership {
     if (sqlite && !sqlite.inTransaction) {
       this.advanceStatement ??= sqlite.prepare(
         `UPDATE cdr_push_state SET acked_db_id = ?, failing_since_ms = NULL, last_success_ms = ?
-         WHERE id = 1 AND generation = ? AND acked_db_id = ? AND lease_owner = ?`,
+         WHERE id = ? AND generation = ? AND acked_db_id = ?
+           AND (SELECT lease_owner FROM cdr_push_state WHERE id = 1) = ?`,
       );
-      const res = this.advanceStatement.run(to, atMs, expected.generation, expected.from, this.owner);
+      const res = this.advanceStatement.run(
+        to,
+        atMs,
+        destination,
+        expected.generation,
+        expected.from,
+        this.owner,
+      );
       return Promise.resolve(res.changes === 1);
     }
-    return advanceCursor(this.store.db, expected, to, atMs, this.owner);
+    return advanceCursor(this.store.db, expected, to, atMs, this.owner, destination);
   }
 
   async release(): Promise<void> {

@@ -11,9 +11,6 @@ import { CdrPushError } from './push-error.js';
 import { buildPushRequest } from './request-body.js';
 import { loadCdrPushSettings } from './settings-store.js';
 
-/** The destination parked records belong to until there are several. */
-const DESTINATION = 1;
-
 /** One parked record as listed. */
 export interface ParkedRecord {
   dbId: number;
@@ -31,6 +28,7 @@ export async function parkRecords(
   store: Store,
   dbIds: readonly number[],
   refusal: DeliveryAttempt,
+  destination = 1,
 ): Promise<void> {
   if (dbIds.length === 0) return;
   await store.db.transaction().execute(async (trx) => {
@@ -38,7 +36,7 @@ export async function parkRecords(
       .insertInto('cdr_push_parked')
       .values(
         dbIds.map((dbId) => ({
-          destination_id: DESTINATION,
+          destination_id: destination,
           db_id: dbId,
           parked_at_ms: refusal.atMs,
           status: refusal.status,
@@ -47,16 +45,16 @@ export async function parkRecords(
       )
       .onConflict((oc) => oc.columns(['destination_id', 'db_id']).doNothing())
       .execute();
-    await appendDeliveryLogs(trx, [{ ...refusal, kind: 'park', latencyMs: 0 }]);
+    await appendDeliveryLogs(trx, [{ ...refusal, kind: 'park', latencyMs: 0 }], destination);
   });
 }
 
 /** The parked records, oldest db_id first. */
-export async function listParked(store: Store, limit = 1000): Promise<ParkedRecord[]> {
+export async function listParked(store: Store, limit = 1000, destination = 1): Promise<ParkedRecord[]> {
   const rows = await store.db
     .selectFrom('cdr_push_parked')
     .selectAll()
-    .where('destination_id', '=', DESTINATION)
+    .where('destination_id', '=', destination)
     .orderBy('db_id')
     .limit(limit)
     .execute();
@@ -69,11 +67,11 @@ export async function listParked(store: Store, limit = 1000): Promise<ParkedReco
 }
 
 /** How many records are parked. */
-export async function countParked(store: Store): Promise<number> {
+export async function countParked(store: Store, destination = 1): Promise<number> {
   const { n } = await store.db
     .selectFrom('cdr_push_parked')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('destination_id', '=', DESTINATION)
+    .where('destination_id', '=', destination)
     .executeTakeFirstOrThrow();
   return Number(n);
 }
@@ -97,10 +95,11 @@ export async function resendParked(
   time: TimeFormatter,
   clock: Clock,
   dbId?: number,
+  destination = 1,
 ): Promise<ResendResult> {
-  const settings = await loadCdrPushSettings(store);
+  const settings = await loadCdrPushSettings(store, destination);
   if (settings.url === '') throw new CdrPushError('not_configured', 'url: set the receiver URL first');
-  let parked = await listParked(store, 100_000);
+  let parked = await listParked(store, 100_000, destination);
   if (dbId !== undefined) {
     parked = parked.filter((p) => p.dbId === dbId);
     if (parked.length === 0) throw new CdrPushError('not_found', `db_id: record ${dbId} is not parked`);
@@ -128,19 +127,19 @@ export async function resendParked(
       error: answer.error,
     };
     if (!answer.ok) {
-      await appendDeliveryLogs(store.db, [attempt]);
+      await appendDeliveryLogs(store.db, [attempt], destination);
       error = `db_id ${p.dbId}: ${answer.error}`;
       break;
     }
     await store.db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('cdr_push_parked')
-        .where('destination_id', '=', DESTINATION)
+        .where('destination_id', '=', destination)
         .where('db_id', '=', p.dbId)
         .execute();
-      await appendDeliveryLogs(trx, [attempt]);
+      await appendDeliveryLogs(trx, [attempt], destination);
     });
     resent++;
   }
-  return { resent, remaining: await countParked(store), error };
+  return { resent, remaining: await countParked(store, destination), error };
 }

@@ -16,7 +16,7 @@ export function isAlerting(settings: CdrPushSettings, failingSinceMs: number | n
   );
 }
 
-/** Raises push:failing once per failing streak (remembered by its start). */
+/** Raises push:failing once per failing streak (remembered by its start); one per destination. */
 export class PushAlert {
   private raisedFor: number | null = null;
 
@@ -27,20 +27,22 @@ export class PushAlert {
     backlog: number,
     nowMs: number,
     logger?: PushLogger,
+    destination = 1,
   ): Promise<boolean> {
     if (!isAlerting(settings, state.failingSinceMs, nowMs) || this.raisedFor === state.failingSinceMs)
       return false;
     this.raisedFor = state.failingSinceMs;
     const failingSince = new Date(state.failingSinceMs as number).toISOString();
     logger?.warn(
-      { alert: 'push:failing', destination: 1, failingSince, backlog, lastError: state.lastError },
+      { alert: 'push:failing', destination, failingSince, backlog, lastError: state.lastError },
       'push:failing: CDR push has been failing for longer than alert_after_seconds',
     );
     await appendEvent(
       store.db,
       'cdr-push:failing',
       {
-        destination: 1,
+        destination,
+        name: settings.name,
         url: settings.url,
         failing_since: failingSince,
         backlog,

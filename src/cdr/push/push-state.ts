@@ -23,8 +23,14 @@ export interface PushState {
 const num = (v: number | null) => (v === null ? null : Number(v));
 
 /** Reads the state row. */
-export async function readPushState(db: Kysely<Database>): Promise<PushState> {
-  const r = await db.selectFrom('cdr_push_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+export async function readPushState(db: Kysely<Database>, destination = 1): Promise<PushState> {
+  const r = await db
+    .selectFrom('cdr_push_state')
+    .selectAll()
+    .where('id', '=', destination)
+    .executeTakeFirst();
+  if (r === undefined)
+    throw new CdrPushError('not_found', `destination: there is no destination ${destination}`);
   return {
     ackedDbId: num(r.acked_db_id),
     generation: Number(r.generation),
@@ -37,7 +43,11 @@ export async function readPushState(db: Kysely<Database>): Promise<PushState> {
  * First enable: sets the cursor after the newest stored record (or to 0 with sendHistory) when it
  * was never set. Call it inside the transaction that saves enabled=true.
  */
-export async function initializeCursor(db: Kysely<Database>, sendHistory: boolean): Promise<void> {
+export async function initializeCursor(
+  db: Kysely<Database>,
+  sendHistory: boolean,
+  destination = 1,
+): Promise<void> {
   const { max } = await db
     .selectFrom('cdr')
     .select((eb) => eb.fn.max('db_id').as('max'))
@@ -45,7 +55,7 @@ export async function initializeCursor(db: Kysely<Database>, sendHistory: boolea
   await db
     .updateTable('cdr_push_state')
     .set({ acked_db_id: sendHistory ? 0 : Number(max ?? 0) })
-    .where('id', '=', 1)
+    .where('id', '=', destination)
     .where('acked_db_id', 'is', null)
     .execute();
 }
@@ -67,14 +77,23 @@ export async function advanceCursor(
   to: number,
   atMs: number,
   owner?: string,
+  destination = 1,
 ): Promise<boolean> {
   let q = db
     .updateTable('cdr_push_state')
     .set({ acked_db_id: to, failing_since_ms: null, last_success_ms: atMs })
-    .where('id', '=', 1)
+    .where('id', '=', destination)
     .where('generation', '=', expected.generation)
     .where('acked_db_id', '=', expected.from);
-  if (owner !== undefined) q = q.where('lease_owner', '=', owner);
+  // The lease is on row 1 and covers every destination.
+  if (owner !== undefined)
+    q = q.where((eb) =>
+      eb(
+        eb.selectFrom('cdr_push_state as lease').select('lease.lease_owner').where('lease.id', '=', 1),
+        '=',
+        owner,
+      ),
+    );
   const res = await q.executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
@@ -92,20 +111,24 @@ export function isPoisonStatus(status: number | null): status is number {
  * other failure, or another record, starts the count again). Returns that count (0 when the
  * failure does not count toward the poison policy).
  */
-export async function recordFailure(store: Store, attempt: DeliveryAttempt): Promise<number> {
+export async function recordFailure(
+  store: Store,
+  attempt: DeliveryAttempt,
+  destination = 1,
+): Promise<number> {
   return store.db.transaction().execute(async (trx) => {
     await trx
       .updateTable('cdr_push_state')
       .set({ failing_since_ms: attempt.atMs })
-      .where('id', '=', 1)
+      .where('id', '=', destination)
       .where('failing_since_ms', 'is', null)
       .execute();
-    await appendDeliveryLogs(trx, [attempt]);
+    await appendDeliveryLogs(trx, [attempt], destination);
     const poison = isPoisonStatus(attempt.status) && attempt.firstDbId !== null;
     const row = await trx
       .selectFrom('cdr_push_state')
       .select(['poison_db_id', 'poison_status', 'poison_count'])
-      .where('id', '=', 1)
+      .where('id', '=', destination)
       .executeTakeFirstOrThrow();
     const same =
       poison && num(row.poison_db_id) === attempt.firstDbId && num(row.poison_status) === attempt.status;
@@ -117,7 +140,7 @@ export async function recordFailure(store: Store, attempt: DeliveryAttempt): Pro
         poison_status: poison ? attempt.status : null,
         poison_count: count,
       })
-      .where('id', '=', 1)
+      .where('id', '=', destination)
       .execute();
     return count;
   });
@@ -128,7 +151,7 @@ export async function recordFailure(store: Store, attempt: DeliveryAttempt): Pro
  * be at most the newest db_id + 1 (which skips the backlog). Bumps the generation so a run in
  * flight cannot move the cursor back over the replay.
  */
-export async function replayFrom(store: Store, fromDbId: number): Promise<PushState> {
+export async function replayFrom(store: Store, fromDbId: number, destination = 1): Promise<PushState> {
   if (!Number.isSafeInteger(fromDbId) || fromDbId < 1) {
     throw new CdrPushError('bad_parameter', `from_db_id: must be a positive integer, not ${fromDbId}`);
   }
@@ -147,9 +170,9 @@ export async function replayFrom(store: Store, fromDbId: number): Promise<PushSt
     await trx
       .updateTable('cdr_push_state')
       .set((eb) => ({ acked_db_id: fromDbId - 1, generation: eb('generation', '+', 1) }))
-      .where('id', '=', 1)
+      .where('id', '=', destination)
       .execute();
-    return readPushState(trx);
+    return readPushState(trx, destination);
   });
 }
 

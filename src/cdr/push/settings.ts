@@ -11,6 +11,8 @@ export type PushMethod = 'POST' | 'PUT';
 
 /** The stored settings, secrets included ('' = not set). */
 export interface CdrPushSettings {
+  /** What the operator calls the destination ("CRM", "billing"); '' for none. */
+  name: string;
   enabled: boolean;
   url: string;
   method: PushMethod;
@@ -43,6 +45,7 @@ export type PoisonPolicy = 'hold' | 'park';
 
 /** What GET answers: secrets are never shown, only whether each is set. */
 export interface CdrPushSettingsView {
+  name: string;
   enabled: boolean;
   url: string;
   method: PushMethod;
@@ -77,6 +80,7 @@ export const SECRET_SETTINGS = [
 
 /** The settings before anything was saved: disabled, POST, every field, 60 s, one per request. */
 export const DEFAULT_CDR_PUSH_SETTINGS: Readonly<CdrPushSettings> = Object.freeze({
+  name: '',
   enabled: false,
   url: '',
   method: 'POST',
@@ -106,6 +110,7 @@ const KNOWN = new Set<string>(Object.keys(DEFAULT_CDR_PUSH_SETTINGS));
 /** The settings with secrets replaced by whether they are set. */
 export function settingsView(s: CdrPushSettings): CdrPushSettingsView {
   return {
+    name: s.name,
     enabled: s.enabled,
     url: s.url,
     method: s.method,
@@ -179,6 +184,18 @@ function signingSecret(field: string, v: unknown): string {
   return v.startsWith('whsec_') ? v : `whsec_${v}`;
 }
 
+/** The longest destination name accepted. */
+export const MAX_NAME_LENGTH = 100;
+
+function name(v: unknown): string {
+  if (v === null) return '';
+  if (typeof v !== 'string') throw bad('name', 'must be a string');
+  const t = v.trim();
+  if (t.length > MAX_NAME_LENGTH) throw bad('name', `is longer than ${MAX_NAME_LENGTH} characters`);
+  if (/[\p{Cc}\p{Cf}]/u.test(t)) throw bad('name', 'may not hold control characters');
+  return t;
+}
+
 function method(v: unknown): PushMethod {
   const m = typeof v === 'string' ? v.toUpperCase() : v;
   if (m !== 'POST' && m !== 'PUT') throw bad('method', `must be POST or PUT, not ${JSON.stringify(v)}`);
@@ -215,6 +232,7 @@ export function applyPatch(current: CdrPushSettings, patch: unknown): CdrPushSet
       throw bad(key, `unknown setting; known: ${[...KNOWN, ...ACTIONS].join(', ')}`);
   }
   const next: CdrPushSettings = { ...current, fields: [...current.fields] };
+  if ('name' in p) next.name = name(p.name);
   if ('enabled' in p) next.enabled = bool('enabled', p.enabled);
   if ('url' in p) next.url = url(p.url);
   if ('method' in p) next.method = method(p.method);

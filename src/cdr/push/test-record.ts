@@ -40,24 +40,29 @@ export async function sendTestRecord(
   sender: HttpSender,
   time: TimeFormatter,
   clock: Clock,
+  destination = 1,
 ): Promise<HttpAnswer> {
-  const settings = await loadCdrPushSettings(store);
+  const settings = await loadCdrPushSettings(store, destination);
   if (settings.url === '') throw new CdrPushError('not_configured', 'url: set the receiver URL first');
   const nowMs = clock.now();
   const answer = await sender.send(
     buildPushRequest(settings, [testRecord(nowMs, time)], `cdr-test-${nowMs}`, nowMs),
   );
-  await appendDeliveryLogs(store.db, [
-    {
-      atMs: nowMs,
-      kind: 'test',
-      firstDbId: null,
-      lastDbId: null,
-      records: 1,
-      status: answer.status,
-      latencyMs: answer.latencyMs,
-      error: answer.error,
-    },
-  ]);
+  await appendDeliveryLogs(
+    store.db,
+    [
+      {
+        atMs: nowMs,
+        kind: 'test',
+        firstDbId: null,
+        lastDbId: null,
+        records: 1,
+        status: answer.status,
+        latencyMs: answer.latencyMs,
+        error: answer.error,
+      },
+    ],
+    destination,
+  );
   return answer;
 }

@@ -9,6 +9,7 @@ import { ingestSourcesMigration } from './20261124-30-ingest-sources.js';
 import { smsNumberTypedMigration } from './20261125-00-sms-number-typed.js';
 import { webhooksMigration } from './20261125-10-webhooks.js';
 import { pushParkedMigration } from './20261125-20-push-parked.js';
+import { pushDestinationsMigration } from './20261125-30-push-destinations.js';
 import type { StoreMigration } from './migration.js';
 
 /** All migrations the store runs on open, oldest first. */
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly StoreMigration[] = [
   smsNumberTypedMigration,
   webhooksMigration,
   pushParkedMigration,
+  pushDestinationsMigration,
 ];

@@ -1,6 +1,8 @@
-// PBX > Settings > Extra Configurations: sends the CDR API form to PUT /api/settings/cdr-push as a
-// JSON patch (secrets only when typed or cleared), runs "send test record" and replay, and shows
-// each answer or the API's error. All text goes into the page through textContent, never as HTML.
+// PBX > Settings > Extra Configurations: sends the CDR API form as a JSON patch (secrets only when
+// typed or cleared) to PUT /api/settings/cdr-push for destination 1, PATCH
+// /api/cdr-push/destinations/N for another; runs "send test record", replay and resend for the
+// destination shown; adds and removes destinations; and shows each answer or the API's error. All
+// text goes into the page through textContent, never as HTML.
 // biome-ignore lint/suspicious/noRedundantUseStrict: a classic (non-module) script: strict mode is not implied
 'use strict';
 
@@ -54,6 +56,13 @@ if (logout) {
 
 const form = $('cdr-push-form');
 if (form) {
+  // Destination 1 keeps the seed's addresses; the others live under /api/cdr-push/destinations/N.
+  const destination = Number(form.dataset.destination ?? '1');
+  const under = destination === 1 ? '/api/cdr-push' : `/api/cdr-push/destinations/${destination}`;
+  const saveSettings = (patch) =>
+    destination === 1
+      ? api('PUT', '/api/settings/cdr-push', patch)
+      : api('PATCH', `/api/cdr-push/destinations/${destination}`, patch);
   const errorBox = $('settings-error');
   const saved = $('settings-saved');
   const num = (id) => {
@@ -85,6 +94,7 @@ if (form) {
   };
 
   const showSettings = (view) => {
+    if ($('name')) $('name').value = view.name;
     $('enabled').checked = view.enabled;
     $('url').value = view.url;
     $('method').value = view.method;
@@ -123,6 +133,7 @@ if (form) {
       poison_policy: $('poison_policy').value,
       poison_after: num('poison_after'),
     };
+    if ($('name')) patch.name = $('name').value;
     // A secret is sent only when typed (set it) or when its Clear box is ticked (""); else kept.
     for (const name of SECRETS) {
       if ($(`${name}-clear`).checked) patch[name] = '';
@@ -131,7 +142,7 @@ if (form) {
     const button = $('save');
     button.disabled = true;
     try {
-      showSettings(await api('PUT', '/api/settings/cdr-push', patch));
+      showSettings(await saveSettings(patch));
       saved.textContent = 'Saved.';
     } catch (err) {
       errorBox.textContent = `Not saved: ${err.message}`;
@@ -148,7 +159,7 @@ if (form) {
     button.disabled = true;
     show(box, 'Sending...', 'pending');
     try {
-      const a = await api('POST', '/api/cdr-push/test', {});
+      const a = await api('POST', `${under}/test`, {});
       const head = a.ok ? 'Acknowledged' : 'Failed';
       const status = a.status === null ? 'no answer' : `HTTP ${a.status}`;
       show(
@@ -174,7 +185,7 @@ if (form) {
     button.disabled = true;
     show(box, 'Resending...', 'pending');
     try {
-      const r = await api('POST', '/api/cdr-push/parked/resend', { all: true });
+      const r = await api('POST', `${under}/parked/resend`, { all: true });
       $('status-parked').textContent = String(r.remaining);
       show(
         box,
@@ -192,7 +203,7 @@ if (form) {
     event.preventDefault();
     const box = $('replay-result');
     try {
-      const r = await api('POST', '/api/cdr-push/replay', { from_db_id: num('from_db_id') });
+      const r = await api('POST', `${under}/replay`, { from_db_id: num('from_db_id') });
       show(box, `The next run sends again from db_id ${r.from_db_id}; backlog ${r.backlog} record(s).`, 'ok');
       $('status-backlog').textContent = String(r.backlog);
       $('status-acked').textContent = String(r.last_acknowledged_db_id);
@@ -200,4 +211,33 @@ if (form) {
       show(box, `Not replayed: ${err.message}`, 'error');
     }
   });
+
+  const addForm = $('add-destination-form');
+  addForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const box = $('new_name-error');
+    box.textContent = '';
+    $('new_name').removeAttribute('aria-invalid');
+    try {
+      const made = await api('POST', '/api/cdr-push/destinations', { name: $('new_name').value });
+      location.assign(`/pbx/settings?destination=${made.id}`);
+    } catch (err) {
+      box.textContent = `Not added: ${err.message}`;
+      $('new_name').setAttribute('aria-invalid', 'true');
+      $('new_name').focus();
+    }
+  });
+
+  const remove = $('remove-destination');
+  if (remove) {
+    remove.addEventListener('click', async () => {
+      if (!confirm(`Remove destination ${destination} with its log and parked records?`)) return;
+      try {
+        await api('DELETE', `/api/cdr-push/destinations/${destination}`);
+        location.assign('/pbx/settings');
+      } catch (err) {
+        show($('remove-result'), `Not removed: ${err.message}`, 'error');
+      }
+    });
+  }
 }

@@ -22,6 +22,7 @@ function errorOf(patch: unknown, current = base()): string {
 describe('CDR push settings validation', () => {
   test('defaults: disabled, POST, every field, 60 s, one record per request', () => {
     expect(settingsView(base())).toEqual({
+      name: '',
       enabled: false,
       url: '',
       method: 'POST',
