@@ -17,6 +17,11 @@ export class StoreError extends AppError<'store_unavailable' | 'migration_failed
 export interface StoreLocation {
   db?: string | undefined;
   dataDir?: string | undefined;
+  /**
+   * Run the migrations only up to and including this one (upgrade tests open a store as an
+   * earlier release left it, write to it, then open it again normally). Default: every one.
+   */
+  migrateTo?: string | undefined;
 }
 
 /** The default data directory: ./data. */
@@ -63,7 +68,13 @@ export async function openStore(location: StoreLocation = {}): Promise<Store> {
     migrationTableName: 'branchgate_migration',
     migrationLockTableName: 'branchgate_migration_lock',
   });
-  const { error, results } = await migrator.migrateToLatest();
+  if (location.migrateTo !== undefined && !(location.migrateTo in migrations)) {
+    await db.destroy();
+    throw new StoreError('migration_failed', `migrateTo: there is no migration ${location.migrateTo}`);
+  }
+  const { error, results } = await (location.migrateTo === undefined
+    ? migrator.migrateToLatest()
+    : migrator.migrateTo(location.migrateTo));
   if (error) {
     await db.destroy();
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -36,7 +36,17 @@ export class AdvisoryLockLeadership implements DeliveryLeadership {
     return client;
   }
 
-  async acquire(): Promise<boolean> {
+  private acquiring: Promise<boolean> | null = null;
+
+  /** Several destination loops ask at once: they share one check, on one connection. */
+  acquire(): Promise<boolean> {
+    this.acquiring ??= this.check().finally(() => {
+      this.acquiring = null;
+    });
+    return this.acquiring;
+  }
+
+  private async check(): Promise<boolean> {
     try {
       const client = await this.connection();
       if (this.holding) {

@@ -34,7 +34,17 @@ export class LeaseLeadership implements DeliveryLeadership {
     private readonly ttlMs: number,
   ) {}
 
-  async acquire(): Promise<boolean> {
+  private acquiring: Promise<boolean> | null = null;
+
+  /** Several destination loops ask at once: they share one check (else all but one would lose). */
+  acquire(): Promise<boolean> {
+    this.acquiring ??= this.check().finally(() => {
+      this.acquiring = null;
+    });
+    return this.acquiring;
+  }
+
+  private async check(): Promise<boolean> {
     const now = this.clock.now();
     const row = await this.store.db
       .selectFrom('cdr_push_state')

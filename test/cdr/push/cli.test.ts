@@ -142,6 +142,78 @@ describe('branchgate settings cdr-push / cdr push / cdr receive', () => {
     }
   });
 
+  test('settings cdr-push --add/--destination/--list/--remove manage destinations; cdr push --destination shows one', async () => {
+    const added = await cli([
+      'settings',
+      'cdr-push',
+      '--data-dir',
+      dir,
+      '--add',
+      '--name',
+      'billing',
+      '--url',
+      'http://127.0.0.1:9/billing',
+      '--bearer-token',
+      'BILL-SECRET',
+      '--signing-secret',
+      'generate',
+    ]);
+    expect(added.code).toBe(0);
+    const made = JSON.parse(added.stdout);
+    expect(made).toMatchObject({ id: 2, name: 'billing', bearer_token_set: true, signing_secret_set: true });
+    // A secret made here is printed this once; a given one never.
+    expect(made.signing_secret).toMatch(/^whsec_/);
+    expect(added.stdout).not.toContain('BILL-SECRET');
+
+    const changed = await cli([
+      'settings',
+      'cdr-push',
+      '--data-dir',
+      dir,
+      '--destination',
+      '2',
+      '--interval',
+      '7',
+    ]);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ id: 2, interval_seconds: 7 });
+    expect(changed.stdout).not.toContain('whsec_');
+    const listed = JSON.parse((await cli(['settings', 'cdr-push', '--data-dir', dir, '--list'])).stdout);
+    expect(listed.map((d: { id: number; name: string }) => [d.id, d.name])).toEqual([
+      [1, ''],
+      [2, 'billing'],
+    ]);
+    // Destination 1 kept its defaults.
+    expect(listed[0].interval_seconds).toBe(60);
+
+    const status = await cli(['cdr', 'push', '--data-dir', dir]);
+    expect(status.stdout).toContain('destination 2 (billing): enabled false  backlog 0');
+    const one = await cli(['cdr', 'push', '--data-dir', dir, '--destination', '2']);
+    expect(one.stdout.split('\n')[0]).toBe('destination 2 (billing)');
+
+    for (const [args, message] of [
+      [
+        ['settings', 'cdr-push', '--destination', '9', '--interval', '5'],
+        'destination: there is no destination 9',
+      ],
+      [
+        ['settings', 'cdr-push', '--destination', '1', '--remove'],
+        'destination 1 is the CDR API section itself',
+      ],
+      [['settings', 'cdr-push', '--remove'], '--remove: say which with --destination ID'],
+      [['cdr', 'push', '--destination', 'x'], '--destination: "x" is not a destination id'],
+      [['cdr', 'push', '--destination', '9'], 'destination: there is no destination 9'],
+    ] as const) {
+      const bad = await cli([...args, '--data-dir', dir]);
+      expect(bad.code, args.join(' ')).toBe(1);
+      expect(bad.stderr).toContain(message);
+    }
+    expect(
+      (await cli(['settings', 'cdr-push', '--data-dir', dir, '--destination', '2', '--remove'])).stdout,
+    ).toBe('destination 2 removed\n');
+    const after = JSON.parse((await cli(['settings', 'cdr-push', '--data-dir', dir, '--list'])).stdout);
+    expect(after.map((d: { id: number }) => d.id)).toEqual([1]);
+  });
+
   test('cdr receive checks credentials, appends records to --out and prints a line per request', async () => {
     const out = join(dir, 'got.jsonl');
     const proc = spawn(
