@@ -1,6 +1,7 @@
 // Builds the Fastify app from the parts: error handling, cookies, then each area's routes with
 // explicit dependencies. server.ts (listen, TLS, signals) is a thin shell around this; tests call
 // buildApp and use inject() or listen on a loopback port.
+import type { Socket } from 'node:net';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { adminRoutes } from '../auth/admin-routes.js';
@@ -45,6 +46,13 @@ export interface AppOptions {
   tlsSource?: TlsSource | undefined;
   /** Largest request body in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /**
+   * How long close() waits for requests in flight before it drops every connection (default
+   * 5000 ms). Idle keep-alive connections close at once; this also ends connections that were
+   * opened but never sent a request (browsers preconnect), which Node would otherwise hold open
+   * until their headers timeout, a minute later.
+   */
+  shutdownGraceMs?: number;
   /** The SMS service (modem, outbox); without it send-one answers 503. */
   sms?: SmsGateway | undefined;
   /** The live CDR sources' statuses; without it /api/ingest/status lists none. */
@@ -81,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   if (options.https) serverOptions.https = options.https;
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
   installErrorHandlers(app);
+  dropConnectionsAfter(app, options.shutdownGraceMs ?? 5000);
   // Every API takes JSON: a text/plain body is answered 415 rather than parsed into a string.
   app.removeContentTypeParser('text/plain');
   await app.register(cookie);
@@ -130,4 +139,25 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     }),
   );
   return { app, deps, metrics };
+}
+
+/**
+ * Once close() starts, connections still open after `graceMs` are dropped. The sockets are
+ * tracked from their TCP connection on: Node's own closeAllConnections() knows only connections
+ * that got as far as HTTP, not one still before (or stuck in) its TLS handshake.
+ */
+function dropConnectionsAfter(app: FastifyInstance, graceMs: number): void {
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    timer = setTimeout(() => {
+      for (const socket of sockets) socket.destroy();
+    }, graceMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearTimeout(timer));
 }

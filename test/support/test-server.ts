@@ -35,6 +35,8 @@ export async function startTestServer(
     geo?: { site?: string; ip?: string };
     /** A certificate of its own in a temp data directory, replaceable through PUT /api/tls/certificate. */
     ownTls?: boolean;
+    /** How long close() waits for open connections before dropping them (the app's default otherwise). */
+    shutdownGraceMs?: number;
   } = {},
 ): Promise<TestServer> {
   tlsDir ??= mkdtempSync(join(tmpdir(), 'bg-tls-'));
@@ -55,6 +57,7 @@ export async function startTestServer(
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     ...(options.failureLimits ? { failureLimits: options.failureLimits } : {}),
     ...(geo ? { geo } : {}),
+    ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
