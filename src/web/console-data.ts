@@ -2,7 +2,7 @@
 // through the REST API).
 import type { UserInfo } from '../auth/index.js';
 import { parseCdrFilter, whereFilter } from '../cdr/cdr-filter.js';
-import { backlogOf, loadCdrPushSettings, readPushState } from '../cdr/push/index.js';
+import { backlogOf, listDestinations, loadCdrPushSettings, readPushState } from '../cdr/push/index.js';
 import { isAlerting } from '../cdr/push/push-alert.js';
 import { countCdrRecords } from '../cdr/record-store.js';
 import { TimeFormatter, toWireRecord } from '../cdr/wire-record.js';
@@ -50,6 +50,19 @@ export async function dashboardData(deps: ConsoleDeps, user: UserInfo): Promise<
       .groupBy('status')
       .execute(),
   ]);
+  const others = await Promise.all(
+    (await listDestinations(deps.store)).slice(1).map(async (d) => {
+      const st = await readPushState(deps.store.db, d.id);
+      return {
+        id: d.id,
+        name: d.settings.name,
+        enabled: d.settings.enabled,
+        backlog: await backlogOf(deps.store, st),
+        failingSinceMs: st.failingSinceMs,
+        alert: isAlerting(d.settings, st.failingSinceMs, nowMs),
+      };
+    }),
+  );
   const smsCount = (statuses: string[]) =>
     sms.filter((r) => statuses.includes(r.status)).reduce((a, r) => a + Number(r.n), 0);
   return {
@@ -64,6 +77,7 @@ export async function dashboardData(deps: ConsoleDeps, user: UserInfo): Promise<
       lastSuccessMs: state.lastSuccessMs,
       failingSinceMs: state.failingSinceMs,
       alert: isAlerting(settings, state.failingSinceMs, nowMs),
+      others,
     },
     ingest: deps.ingest.statuses(),
     modem: deps.sms ? deps.sms.modemStatus() : null,

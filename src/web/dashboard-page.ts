@@ -20,6 +20,15 @@ export interface DashboardData {
     failingSinceMs: number | null;
     /** Failing for longer than alert_after_seconds (push:failing). */
     alert: boolean;
+    /** Destinations after the first, a row each. */
+    others: ReadonlyArray<{
+      id: number;
+      name: string;
+      enabled: boolean;
+      backlog: number;
+      failingSinceMs: number | null;
+      alert: boolean;
+    }>;
   };
   ingest: readonly IngestSourceStatus[];
   sms: { queued: number; failed: number };
@@ -70,6 +79,12 @@ ${tile('CDR push', '/pbx/settings', [
   ['last success', iso(d.push.lastSuccessMs)],
   ['failing since', failing ? iso(d.push.failingSinceMs) : '-'],
   ['alert', d.push.alert ? 'push:failing (longer than the alert threshold)' : 'none'],
+  ...d.push.others.map((o): [string, string] => [
+    `destination ${o.id}${o.name ? ` (${o.name})` : ''}`,
+    !o.enabled
+      ? 'disabled'
+      : `backlog ${o.backlog}${o.failingSinceMs === null ? '' : `, failing since ${iso(o.failingSinceMs)}`}${o.alert ? ', push:failing' : ''}`,
+  ]),
 ])}
 ${tile('CDR ingest', null, ingestRows)}
 ${tile('SMS', '/lte/sms', [

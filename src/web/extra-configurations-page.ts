@@ -142,6 +142,24 @@ function settingsForm(s: CdrPushSettingsView, destination: number): Html {
   </div>
   <p class="hint" id="poison-hint">A record refused with the same 4xx answer this many times in a row. Parked records are listed under Delivery status and can be resent.</p>
   <div class="row">
+    <label for="alert_after_seconds">Alert after (seconds failing)</label>
+    <input id="alert_after_seconds" name="alert_after_seconds" type="number" min="0" max="604800" step="1" value="${s.alert_after_seconds}" aria-describedby="alert-hint">
+  </div>
+  <p class="hint" id="alert-hint">Raise push:failing (log, dashboard, webhook event) when deliveries fail this long without a success; 0 never.</p>
+  <div class="row">
+    <label for="signing">Signatures</label>
+    <select id="signing" name="signing" aria-describedby="signing-state">
+      <option value="keep" selected>Keep as they are</option>
+      <option value="generate">Sign with a new secret</option>
+      <option value="rotate"${s.signing_secret_set ? '' : html` disabled`}>Rotate the secret (the old one signs too until the rotation ends)</option>
+      <option value="end"${s.signing_rotating ? '' : html` disabled`}>End the rotation (only the new secret signs)</option>
+      <option value="stop"${s.signing_secret_set ? '' : html` disabled`}>Stop signing</option>
+    </select>
+    <span class="state" id="signing-state">${s.signing_secret_set ? (s.signing_rotating ? 'signed (rotating)' : 'signed') : 'not signed'}</span>
+  </div>
+  <p class="hint">Standard Webhooks signatures (webhook-id, webhook-timestamp, webhook-signature). A new secret is shown once, here, after Save.</p>
+  <div id="signing-secret" class="credential" role="status"></div>
+  <div class="row">
     <span class="label-cell"></span>
     <span><input type="checkbox" id="send_history" name="send_history"${checked(s.send_history)}> <label for="send_history">Send history (stored records too, on the first enable)</label></span>
   </div>
@@ -216,7 +234,7 @@ function destinationsSection(d: ExtraConfigurationsData): Html {
   return html`<section aria-labelledby="destinations-heading">
   <h2 id="destinations-heading">Push destinations</h2>
   <p class="hint">Each destination has its own settings, cursor, log and parked records; one that fails
-  never holds another back. Destination 1 is the CDR API form above.</p>
+  never holds another back. Destination 1 is the CDR API section itself.</p>
   <table id="destinations">
     <caption>Every destination</caption>
     <thead><tr><th scope="col">Destination</th><th scope="col">API URL</th><th scope="col">Delivery</th><th scope="col">Backlog</th><th scope="col">Failing since</th><th scope="col">Parked</th></tr></thead>
@@ -228,7 +246,7 @@ function destinationsSection(d: ExtraConfigurationsData): Html {
       <input id="new_name" name="new_name" maxlength="100" autocomplete="off" placeholder="billing" aria-describedby="new_name-error">
       <button type="submit" id="add-destination">Add destination</button>
     </div>
-    <div id="new_name-error" class="error" role="alert"></div>
+    <div id="new_name-error" class="field-error" role="alert"></div>
   </form>
   ${
     d.destination === 1

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import selfsigned from 'selfsigned';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { createDestination } from '../../src/cdr/push/index.js';
 import { insertCdrRecords } from '../../src/cdr/record-store.js';
 import { ADMIN_PASSWORD as SMS_ADMIN_PASSWORD, startSmsServer } from '../sms/api/support/sms-server.js';
 import { fixtureRecords } from '../support/cdr-fixtures.js';
@@ -29,6 +30,7 @@ const PAGES = [
   '/lte/sms',
   '/system/users',
   '/pbx/settings',
+  '/pbx/settings?destination=2',
   '/pbx/settings/ingest',
   '/pbx/settings/system',
   '/routing/geo',
@@ -337,8 +339,22 @@ describe.skipIf(!browserAvailable)('console pages', () => {
       ownTls: true,
     });
     await insertCdrRecords(server.store, fixtureRecords(1, 12));
+    // A second push destination, failing since a minute ago: on the dashboard and its own page.
+    await createDestination(
+      server.store,
+      { name: 'billing', enabled: true, url: 'http://127.0.0.1:9/b' },
+      Date.now(),
+    );
+    await server.store.db
+      .updateTable('cdr_push_state')
+      .set({ failing_since_ms: Date.now() - 60_000 })
+      .where('id', '=', 2)
+      .execute();
     const page = await openLoggedIn(browser, server, '/');
     await expect(page.getByRole('heading', { name: 'Call records' }).count()).resolves.toBe(1);
+    await expect(page.locator('#tile-cdr-push').locator('..').textContent()).resolves.toMatch(
+      /destination 2 \(billing\)backlog 0, failing since \d{4}-/,
+    );
     const context = await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true });
     await context.addCookies(await page.context().cookies());
     const checked = await context.newPage();
@@ -347,7 +363,7 @@ describe.skipIf(!browserAvailable)('console pages', () => {
       for (const path of PAGES) {
         await checked.goto(`${server.url}${path}`);
         expect(await axeViolations(checked), `${path} at ${width} px`).toEqual([]);
-        const name = path === '/' ? 'dashboard' : path.slice(1).replaceAll('/', '-');
+        const name = path === '/' ? 'dashboard' : path.slice(1).replace(/[^a-z0-9]+/g, '-');
         await checked.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
       }
     }

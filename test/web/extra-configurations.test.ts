@@ -417,8 +417,17 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
     await page.getByLabel('API URL').fill(other.url);
     await page.getByLabel('Bearer Token', { exact: true }).fill('B-77');
     await page.getByLabel('Name', { exact: true }).fill('billing system');
+    await page.getByLabel('Signatures').selectOption('generate');
+    await page.getByLabel(/^Alert after/).fill('120');
     await save();
     expect(await text('settings-saved')).toBe('Saved.');
+    // The new secret is shown this once; the receiver checks deliveries with it.
+    const shown = (await text('signing-secret')) ?? '';
+    expect(shown).toMatch(/whsec_[A-Za-z0-9+/=]+$/);
+    expect(await text('signing-state')).toBe('signed');
+    const port = other.port;
+    await other.close();
+    other = await startCdrReceiver({ port, bearer: 'B-77', secrets: [shown.slice(shown.indexOf('whsec_'))] });
     const two = (await api('GET', '/api/cdr-push/destinations/2')).body;
     expect(two).toMatchObject({
       id: 2,
@@ -426,6 +435,8 @@ describe.skipIf(!browserAvailable)('admin console: CDR API settings page', () =>
       enabled: true,
       url: other.url,
       bearer_token_set: true,
+      signing_secret_set: true,
+      alert_after_seconds: 120,
     });
     expect(two.status).toMatchObject({ enabled: true, backlog: 0, parked: 0 });
     expect(await stored()).toEqual(before);

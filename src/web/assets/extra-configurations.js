@@ -104,6 +104,20 @@ if (form) {
     $('send_history').checked = view.send_history;
     $('poison_policy').value = view.poison_policy;
     $('poison_after').value = String(view.poison_after);
+    $('alert_after_seconds').value = String(view.alert_after_seconds);
+    $('signing-state').textContent = view.signing_secret_set
+      ? view.signing_rotating
+        ? 'signed (rotating)'
+        : 'signed'
+      : 'not signed';
+    const signing = $('signing');
+    signing.value = 'keep';
+    signing.querySelector('option[value=rotate]').disabled = !view.signing_secret_set;
+    signing.querySelector('option[value=stop]').disabled = !view.signing_secret_set;
+    signing.querySelector('option[value=end]').disabled = !view.signing_rotating;
+    $('signing-secret').textContent = view.signing_secret
+      ? `New signing secret (shown this once; give it to the receiver): ${view.signing_secret}`
+      : '';
     for (const box of form.querySelectorAll('input[name=fields]'))
       box.checked = view.fields.includes(box.value);
     for (const name of SECRETS) {
@@ -134,6 +148,11 @@ if (form) {
       poison_after: num('poison_after'),
     };
     if ($('name')) patch.name = $('name').value;
+    patch.alert_after_seconds = num('alert_after_seconds');
+    const signing = $('signing').value;
+    if (signing === 'generate' || signing === 'rotate') patch.signing_secret = signing;
+    else if (signing === 'stop') patch.signing_secret = '';
+    else if (signing === 'end') patch.end_signing_rotation = true;
     // A secret is sent only when typed (set it) or when its Clear box is ticked (""); else kept.
     for (const name of SECRETS) {
       if ($(`${name}-clear`).checked) patch[name] = '';
