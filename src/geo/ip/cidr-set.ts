@@ -91,6 +91,13 @@ export class CidrSet {
     this.commitV6(slot, prefix);
   }
 
+  /** Adds an IPv6 network given as four big-endian uint32 words at words[offset]; host bits are cleared. */
+  addV6Words(words: Uint32Array, offset: number, prefix: number): void {
+    const slot = this.reserveV6();
+    for (let k = 0; k < 4; k++) this.v6Words[slot * 4 + k] = words[offset + k] as number;
+    this.commitV6(slot, prefix);
+  }
+
   /** Adds an IPv6 network given its start as a bigint and prefix; host bits are cleared. */
   addV6(start: bigint, prefix: number): void {
     const slot = this.reserveV6();

@@ -25,12 +25,15 @@ interface FamilyTable {
   readonly count: number;
 }
 
-/** Toggle events of one family (width 1: IPv4, 4: IPv6): where a list starts or stops matching. */
+/**
+ * Toggle events of one family (width 1: IPv4, 4: IPv6): the points where a list starts or stops
+ * matching. Each list's events arrive in address order (a run); the sweep merges the runs.
+ */
 class Events {
   words: Uint32Array<ArrayBufferLike>;
   lists: Int32Array<ArrayBufferLike>;
   count = 0;
-  /** Where each list's events begin: each list's events arrive sorted (a run). */
+  /** Where each run begins. */
   private readonly runs: number[] = [];
 
   /** `capacity`: events expected (an upper bound is fine: untouched pages cost no memory). */
@@ -42,7 +45,8 @@ class Events {
     this.lists = new Int32Array(Math.max(16, capacity));
   }
 
-  private grow(): void {
+  /** Doubles the capacity. */
+  grow(): void {
     const words = new Uint32Array(this.words.length * 2);
     words.set(this.words);
     this.words = words;
@@ -51,9 +55,17 @@ class Events {
     this.lists = lists;
   }
 
-  /** Marks the start of the next list's events (one sorted run). */
+  /** Marks the start of the next run (a list's events, in address order). */
   startRun(): void {
     if (this.runs[this.runs.length - 1] !== this.count) this.runs.push(this.count);
+  }
+
+  /** The bounds of the runs: run r is events [bounds[r], bounds[r + 1]). */
+  runBounds(): number[] {
+    const bounds = this.runs.filter((r) => r < this.count);
+    if (bounds[0] !== 0) bounds.unshift(0);
+    bounds.push(this.count);
+    return bounds;
   }
 
   /** Adds an IPv4 point for a list. */
@@ -73,191 +85,21 @@ class Events {
     this.words[p + 3] = point[3] as number;
     this.lists[this.count++] = list;
   }
-
-  /**
-   * Sorts the events by point in place: an LSD radix sort (stable) on 16-bit digits, or 8-bit
-   * ones for few events, where the bucket array's fixed cost would dominate (a cold start of a
-   * small list set stays fast). A digit every event shares is skipped (IPv6 low words, mostly).
-   */
-  sort(): void {
-    if (this.runs.length <= 16) {
-      this.mergeRuns();
-      return;
-    }
-    const n = this.count;
-    const w = this.width;
-    const bits = n > 1 << 17 ? 16 : 8;
-    const buckets = 1 << bits;
-    const mask = buckets - 1;
-    const perWord = 32 / bits;
-    const digits = w * perWord;
-    // Every digit's histogram in one pass over the events (digit 0 is the least significant).
-    const counts = new Uint32Array(digits * (buckets + 1));
-    let words = this.words;
-    const sortedWords = w === 4 ? 2 : w;
-    for (let e = 0; e < n; e++) {
-      for (let k = 0; k < sortedWords; k++) {
-        const v = words[e * w + k] as number;
-        for (let j = 0; j < perWord; j++) {
-          const at = ((w - 1 - k) * perWord + j) * (buckets + 1) + ((v >>> (j * bits)) & mask) + 1;
-          counts[at] = (counts[at] as number) + 1;
-        }
-      }
-    }
-    let lists = this.lists;
-    let spareWords: Uint32Array<ArrayBufferLike> = new Uint32Array(n * w);
-    let spareLists: Int32Array<ArrayBufferLike> = new Int32Array(n);
-    // IPv6 is sorted by its top 64 bits only; the rare events that tie there are put in order
-    // by their low 64 bits afterwards (low words mostly differ only at a /128 or a range end).
-    for (let digit = w === 4 ? 2 * perWord : 0; digit < digits; digit++) {
-      const base = digit * (buckets + 1);
-      const k = w - 1 - Math.floor(digit / perWord);
-      const shift = (digit % perWord) * bits;
-      // A digit every event shares orders nothing: skip the pass (the low words of IPv6 mostly).
-      let skip = false;
-      for (let d = 1; d <= buckets; d++) {
-        const c = counts[base + d] as number;
-        if (c === n) skip = true;
-        if (c !== 0) break;
-      }
-      if (skip) continue;
-      for (let d = 1; d <= buckets; d++)
-        counts[base + d] = (counts[base + d] as number) + (counts[base + d - 1] as number);
-      if (w === 1) {
-        for (let e = 0; e < n; e++) {
-          const v = words[e] as number;
-          const at = base + ((v >>> shift) & mask);
-          const to = counts[at] as number;
-          counts[at] = to + 1;
-          spareWords[to] = v;
-          spareLists[to] = lists[e] as number;
-        }
-      } else {
-        for (let e = 0; e < n; e++) {
-          const p = e * 4;
-          const at = base + (((words[p + k] as number) >>> shift) & mask);
-          const to = counts[at] as number;
-          counts[at] = to + 1;
-          const q = to * 4;
-          spareWords[q] = words[p] as number;
-          spareWords[q + 1] = words[p + 1] as number;
-          spareWords[q + 2] = words[p + 2] as number;
-          spareWords[q + 3] = words[p + 3] as number;
-          spareLists[to] = lists[e] as number;
-        }
-      }
-      const tw = words;
-      words = spareWords;
-      spareWords = tw;
-      const tl = lists;
-      lists = spareLists;
-      spareLists = tl;
-    }
-    if (w === 4) sortTies(words, lists, n);
-    this.words = words;
-    this.lists = lists;
-  }
-
-  /**
-   * Sorts by merging the sorted runs pairwise (stable): for few lists this is a few linear passes,
-   * cheaper than radix passes, above all in a cold process.
-   */
-  private mergeRuns(): void {
-    const n = this.count;
-    const w = this.width;
-    let bounds = [...this.runs.filter((r) => r < n), n];
-    if (bounds[0] !== 0) bounds.unshift(0);
-    let words = this.words;
-    let lists = this.lists;
-    let spareWords: Uint32Array<ArrayBufferLike> = new Uint32Array(n * w);
-    let spareLists: Int32Array<ArrayBufferLike> = new Int32Array(n);
-    const less = (a: Uint32Array<ArrayBufferLike>, x: number, y: number) => {
-      if (w === 1) return (a[y] as number) < (a[x] as number);
-      for (let k = 0; k < 4; k++) {
-        const p = a[y * 4 + k] as number;
-        const q = a[x * 4 + k] as number;
-        if (p !== q) return p < q;
-      }
-      return false;
-    };
-    while (bounds.length > 2) {
-      const next = [0];
-      for (let r = 0; r + 1 < bounds.length; r += 2) {
-        const lo = bounds[r] as number;
-        const mid = bounds[r + 1] as number;
-        const hi = r + 2 < bounds.length ? (bounds[r + 2] as number) : mid;
-        let i = lo;
-        let j = mid;
-        for (let o = lo; o < hi; o++) {
-          // Take from the right run only when strictly smaller (keeps the merge stable).
-          const from = j < hi && (i >= mid || less(words, i, j)) ? j++ : i++;
-          for (let k = 0; k < w; k++) spareWords[o * w + k] = words[from * w + k] as number;
-          spareLists[o] = lists[from] as number;
-        }
-        next.push(hi);
-      }
-      bounds = next;
-      const tw = words;
-      words = spareWords;
-      spareWords = tw;
-      const tl = lists;
-      lists = spareLists;
-      spareLists = tl;
-    }
-    this.words = words;
-    this.lists = lists;
-  }
 }
 
 /**
- * After a sort on the top two words: insertion-sorts each run of events with equal top words by
- * their low two words (stable; runs are short).
- */
-function sortTies(words: Uint32Array<ArrayBufferLike>, lists: Int32Array<ArrayBufferLike>, n: number): void {
-  let from = 0;
-  while (from < n) {
-    let to = from + 1;
-    while (to < n && words[to * 4] === words[from * 4] && words[to * 4 + 1] === words[from * 4 + 1]) to++;
-    for (let i = from + 1; i < to; i++) {
-      const w2 = words[i * 4 + 2] as number;
-      const w3 = words[i * 4 + 3] as number;
-      const list = lists[i] as number;
-      const w0 = words[i * 4] as number;
-      const w1 = words[i * 4 + 1] as number;
-      let j = i - 1;
-      while (
-        j >= from &&
-        ((words[j * 4 + 2] as number) > w2 || (words[j * 4 + 2] === w2 && (words[j * 4 + 3] as number) > w3))
-      ) {
-        for (let k = 0; k < 4; k++) words[(j + 1) * 4 + k] = words[j * 4 + k] as number;
-        lists[j + 1] = lists[j] as number;
-        j--;
-      }
-      words[(j + 1) * 4] = w0;
-      words[(j + 1) * 4 + 1] = w1;
-      words[(j + 1) * 4 + 2] = w2;
-      words[(j + 1) * 4 + 3] = w3;
-      lists[j + 1] = list;
-    }
-    from = to;
-  }
-}
-
-/**
- * Interns sets of list indexes; set 0 is the empty set. A set is keyed by two 32-bit XORs of
- * per-list random values (kept up to date as lists toggle, so no key is built per interval) in
- * an open-addressing table, and checked member by member on a hit.
+ * Interns sets of list indexes; set 0 is the empty set. The sweep describes the set active at a
+ * point by flags per list and a key of two 32-bit XORs of per-list random values (kept up to
+ * date as lists toggle, so no key is built per interval); the table finds it in an
+ * open-addressing table by that key and checks it member by member.
  */
 class SetTable {
   readonly sets: number[][] = [[]];
+  /** Per list, the random values its membership XORs into a set's key. */
+  readonly keyHigh: Int32Array;
+  readonly keyLow: Int32Array;
   /** Sets whose key collided with another set's: looked up by their members. */
   private readonly collided = new Map<string, number>();
-  private readonly keyHigh: Int32Array;
-  private readonly keyLow: Int32Array;
-  private readonly active: Uint8Array;
-  private activeCount = 0;
-  private high = 0;
-  private low = 0;
   private slotHigh = new Int32Array(1024);
   private slotLow = new Int32Array(1024);
   private slotId = new Int32Array(1024).fill(-1);
@@ -265,7 +107,6 @@ class SetTable {
   constructor(lists: number) {
     this.keyHigh = new Int32Array(lists);
     this.keyLow = new Int32Array(lists);
-    this.active = new Uint8Array(lists);
     let x = 0x9e3779b9 | 0;
     const next = () => {
       x ^= x << 13;
@@ -279,63 +120,38 @@ class SetTable {
     }
   }
 
-  /** Starts a new sweep with no list active. */
-  clear(): void {
-    this.active.fill(0);
-    this.activeCount = 0;
-    this.high = 0;
-    this.low = 0;
-  }
-
-  /** A list starts or stops matching. */
-  toggle(list: number): void {
-    if (this.active[list] === 0) {
-      this.active[list] = 1;
-      this.activeCount++;
-    } else {
-      this.active[list] = 0;
-      this.activeCount--;
-    }
-    this.high ^= this.keyHigh[list] as number;
-    this.low ^= this.keyLow[list] as number;
-  }
-
-  /** The id of the set of lists active now. */
-  current(): number {
-    if (this.activeCount === 0) return 0;
+  /** The id of the set whose members are flagged 1 in `active` (`count` of them, key high/low). */
+  intern(active: Uint8Array, count: number, high: number, low: number): number {
+    if (count === 0) return 0;
     const mask = this.slotId.length - 1;
-    let slot = (this.low ^ Math.imul(this.high, 0x9e3779b1)) & mask;
+    let slot = (low ^ Math.imul(high, 0x9e3779b1)) & mask;
     for (;;) {
       const id = this.slotId[slot] as number;
       if (id === -1) break;
-      if (this.slotHigh[slot] === this.high && this.slotLow[slot] === this.low) {
-        if (this.isActive(this.sets[id] as number[])) return id;
-        return this.internCollided();
+      if (this.slotHigh[slot] === high && this.slotLow[slot] === low) {
+        const set = this.sets[id] as number[];
+        let same = set.length === count;
+        for (let k = 0; same && k < set.length; k++) same = active[set[k] as number] === 1;
+        return same ? id : this.internCollided(active);
       }
       slot = (slot + 1) & mask;
     }
     const id = this.sets.length;
-    this.sets.push(this.members());
-    this.slotHigh[slot] = this.high;
-    this.slotLow[slot] = this.low;
+    this.sets.push(members(active));
+    this.slotHigh[slot] = high;
+    this.slotLow[slot] = low;
     this.slotId[slot] = id;
     if (this.sets.length * 2 > this.slotId.length) this.rehash();
     return id;
   }
 
-  private members(): number[] {
-    const members: number[] = [];
-    for (let l = 0; l < this.active.length; l++) if (this.active[l] === 1) members.push(l);
-    return members;
-  }
-
-  private internCollided(): number {
-    const members = this.members();
-    const text = members.join(',');
+  private internCollided(active: Uint8Array): number {
+    const set = members(active);
+    const text = set.join(',');
     let id = this.collided.get(text);
     if (id === undefined) {
       id = this.sets.length;
-      this.sets.push(members);
+      this.sets.push(set);
       this.collided.set(text, id);
     }
     return id;
@@ -359,61 +175,254 @@ class SetTable {
       this.slotId[slot] = ids[s] as number;
     }
   }
-
-  private isActive(set: readonly number[]): boolean {
-    if (set.length !== this.activeCount) return false;
-    for (const l of set) if (this.active[l] !== 1) return false;
-    return true;
-  }
 }
 
-/** Sweeps the events in address order into a table of intervals with their matching sets. */
+/** The lists flagged 1, ascending. */
+function members(active: Uint8Array): number[] {
+  const set: number[] = [];
+  for (let l = 0; l < active.length; l++) if (active[l] === 1) set.push(l);
+  return set;
+}
+
+/**
+ * Sweeps one family's events in address order into a table of intervals with their matching
+ * sets. The lists' runs are merged as the sweep goes, so no sorted copy of the events is made:
+ * a binary heap of runs keyed by their next point, and the run on top goes on by itself while
+ * its points stay at or below every other run's next point (lists rarely interleave point by
+ * point, so the heap is touched once per stretch, not per event). Each step is written inline
+ * and the two families have a function each: a small file loads mostly before V8 has compiled
+ * anything, where every call costs, and one family's code would mislead the other's.
+ */
 function sweep(events: Events, sets: SetTable): FamilyTable {
-  const w = events.width;
-  events.sort();
+  return events.width === 1 ? sweepNarrow(events, sets) : sweepWide(events, sets);
+}
+
+/** The heap of runs and the set being swept, shared by both families' sweeps. */
+interface SweepState {
+  /** Per run: its next event and its end. */
+  readonly heads: Int32Array;
+  readonly ends: Int32Array;
+  /** Runs with events left, smallest next point first: heap[0, size). */
+  readonly heap: Int32Array;
+  size: number;
+  /** The lists active between points: a flag per list, how many, and the set's key. */
+  readonly active: Uint8Array;
+}
+
+function sweepState(events: Events, sets: SetTable): SweepState {
+  const bounds = events.runBounds();
+  const runs = bounds.length - 1;
+  const state: SweepState = {
+    heads: new Int32Array(runs),
+    ends: new Int32Array(runs),
+    heap: new Int32Array(runs),
+    size: 0,
+    active: new Uint8Array(sets.keyHigh.length),
+  };
+  for (let r = 0; r < runs; r++) {
+    state.heads[r] = bounds[r] as number;
+    state.ends[r] = bounds[r + 1] as number;
+    if (state.heads[r] !== state.ends[r]) state.heap[state.size++] = r;
+  }
+  return state;
+}
+
+/** The IPv4 sweep: a run's next point is a number, kept in key[run]. */
+function sweepNarrow(events: Events, sets: SetTable): FamilyTable {
   const words = events.words;
   const lists = events.lists;
   const n = events.count;
-  sets.clear();
-  // At most one interval per event, plus the one at address 0.
-  let starts = new Uint32Array(w * (n + 1));
-  let setOf = new Int32Array(n + 1);
-  let count = 0;
-  const record = (e: number) => {
-    const id = sets.current();
-    if (count > 0 && setOf[count - 1] === id) return;
-    if (count === setOf.length) {
-      const grown = new Uint32Array(starts.length * 2);
-      grown.set(starts);
-      starts = grown;
-      const grownSets = new Int32Array(setOf.length * 2);
-      grownSets.set(setOf);
-      setOf = grownSets;
+  const s = sweepState(events, sets);
+  const { heads, ends, heap, active } = s;
+  const keyHigh = sets.keyHigh;
+  const keyLow = sets.keyLow;
+  const key = new Float64Array(heads.length);
+  for (let r = 0; r < heads.length; r++)
+    key[r] = heads[r] === ends[r] ? 0 : (words[heads[r] as number] as number);
+  for (let from = (s.size >> 1) - 1; from >= 0; from--) siftDownByKey(heap, s.size, from, key);
+  let activeCount = 0;
+  let high = 0;
+  let low = 0;
+  // At most one interval per event, plus the one at address 0. Interval `count - 1` is open: its
+  // start is known, its set is taken when the next point comes (or at the end).
+  const starts = new Uint32Array(n + 1);
+  const setOf = new Int32Array(n + 1);
+  let count = 1;
+  let open = 0;
+  while (s.size > 0) {
+    const r = heap[0] as number;
+    let limit = Number.POSITIVE_INFINITY;
+    if (s.size > 1) limit = key[heap[1] as number] as number;
+    if (s.size > 2 && (key[heap[2] as number] as number) < limit) limit = key[heap[2] as number] as number;
+    let e = heads[r] as number;
+    const end = ends[r] as number;
+    do {
+      const point = words[e] as number;
+      if (point !== open) {
+        // The open interval ends here with the set active now; one with the same set as the
+        // interval before it joins that one.
+        const id = sets.intern(active, activeCount, high, low);
+        setOf[count - 1] = id;
+        if (count > 1 && setOf[count - 2] === id) count--;
+        starts[count++] = point;
+        open = point;
+      }
+      const list = lists[e] as number;
+      if (active[list] === 0) {
+        active[list] = 1;
+        activeCount++;
+      } else {
+        active[list] = 0;
+        activeCount--;
+      }
+      high ^= keyHigh[list] as number;
+      low ^= keyLow[list] as number;
+      e++;
+    } while (e < end && (words[e] as number) <= limit);
+    if (e === end) heap[0] = heap[--s.size] as number;
+    else {
+      heads[r] = e;
+      key[r] = words[e] as number;
     }
-    for (let k = 0; k < w; k++) starts[count * w + k] = e === -1 ? 0 : (words[e * w + k] as number);
-    setOf[count++] = id;
-  };
-  const same = (a: number, b: number) => {
-    if (w === 1) return words[a] === words[b];
-    const p = a * 4;
-    const q = b * 4;
-    return (
-      words[p] === words[q] &&
-      words[p + 1] === words[q + 1] &&
-      words[p + 2] === words[q + 2] &&
-      words[p + 3] === words[q + 3]
-    );
-  };
-  let i = 0;
-  // The first interval starts at address 0 whether or not an event is there.
-  while (i < n && isZeroPoint(words, w, i)) sets.toggle(lists[i++] as number);
-  record(-1);
-  while (i < n) {
-    const at = i;
-    while (i < n && same(i, at)) sets.toggle(lists[i++] as number);
-    record(at);
+    if (s.size > 1) siftDownByKey(heap, s.size, 0, key);
   }
-  return { starts: starts.subarray(0, count * w), setOf: setOf.subarray(0, count), count };
+  const id = sets.intern(active, activeCount, high, low);
+  setOf[count - 1] = id;
+  if (count > 1 && setOf[count - 2] === id) count--;
+  return { starts: starts.subarray(0, count), setOf: setOf.subarray(0, count), count };
+}
+
+/** Restores the heap below `from`, runs ordered by key[run]. */
+function siftDownByKey(heap: Int32Array, size: number, from: number, key: Float64Array): void {
+  let at = from;
+  const top = heap[at] as number;
+  const k = key[top] as number;
+  for (;;) {
+    let c = 2 * at + 1;
+    if (c >= size) break;
+    if (c + 1 < size && (key[heap[c + 1] as number] as number) < (key[heap[c] as number] as number)) c++;
+    if ((key[heap[c] as number] as number) >= k) break;
+    heap[at] = heap[c] as number;
+    at = c;
+  }
+  heap[at] = top;
+}
+
+/** The IPv6 sweep: a run's next point is four words at words[heads[run] * 4]. */
+function sweepWide(events: Events, sets: SetTable): FamilyTable {
+  const words = events.words;
+  const lists = events.lists;
+  const n = events.count;
+  const s = sweepState(events, sets);
+  const { heads, ends, heap, active } = s;
+  const keyHigh = sets.keyHigh;
+  const keyLow = sets.keyLow;
+  for (let from = (s.size >> 1) - 1; from >= 0; from--) siftDownWide(heap, s.size, from, heads, words);
+  let activeCount = 0;
+  let high = 0;
+  let low = 0;
+  const starts = new Uint32Array(4 * (n + 1));
+  const setOf = new Int32Array(n + 1);
+  let count = 1;
+  while (s.size > 0) {
+    const r = heap[0] as number;
+    // The other runs' smallest next point (at words[limit]), or -1 when r is the last run.
+    let limit = -1;
+    if (s.size > 1) limit = (heads[heap[1] as number] as number) * 4;
+    if (s.size > 2) {
+      const other = (heads[heap[2] as number] as number) * 4;
+      if (pointBefore(words, other, limit)) limit = other;
+    }
+    let e = heads[r] as number;
+    const end = ends[r] as number;
+    for (;;) {
+      const p = e * 4;
+      const q = (count - 1) * 4;
+      if (
+        words[p] !== starts[q] ||
+        words[p + 1] !== starts[q + 1] ||
+        words[p + 2] !== starts[q + 2] ||
+        words[p + 3] !== starts[q + 3]
+      ) {
+        const id = sets.intern(active, activeCount, high, low);
+        setOf[count - 1] = id;
+        if (count > 1 && setOf[count - 2] === id) count--;
+        const o = count * 4;
+        starts[o] = words[p] as number;
+        starts[o + 1] = words[p + 1] as number;
+        starts[o + 2] = words[p + 2] as number;
+        starts[o + 3] = words[p + 3] as number;
+        count++;
+      }
+      const list = lists[e] as number;
+      if (active[list] === 0) {
+        active[list] = 1;
+        activeCount++;
+      } else {
+        active[list] = 0;
+        activeCount--;
+      }
+      high ^= keyHigh[list] as number;
+      low ^= keyLow[list] as number;
+      e++;
+      if (e === end) break;
+      // Go on while the next point is at or below the limit (compared word by word).
+      if (limit !== -1) {
+        const p2 = e * 4;
+        const a = words[p2] as number;
+        const b = words[limit] as number;
+        if (a !== b) {
+          if (a > b) break;
+        } else if (pointBefore(words, limit, p2)) break;
+      }
+    }
+    if (e === end) heap[0] = heap[--s.size] as number;
+    else heads[r] = e;
+    if (s.size > 1) siftDownWide(heap, s.size, 0, heads, words);
+  }
+  const id = sets.intern(active, activeCount, high, low);
+  setOf[count - 1] = id;
+  if (count > 1 && setOf[count - 2] === id) count--;
+  return { starts: starts.subarray(0, count * 4), setOf: setOf.subarray(0, count), count };
+}
+
+/** Restores the heap below `from`, runs ordered by their next IPv6 point. */
+function siftDownWide(
+  heap: Int32Array,
+  size: number,
+  from: number,
+  heads: Int32Array,
+  words: Uint32Array<ArrayBufferLike>,
+): void {
+  let at = from;
+  const top = heap[at] as number;
+  const tp = (heads[top] as number) * 4;
+  for (;;) {
+    let c = 2 * at + 1;
+    if (c >= size) break;
+    let cp = (heads[heap[c] as number] as number) * 4;
+    if (c + 1 < size) {
+      const dp = (heads[heap[c + 1] as number] as number) * 4;
+      if (pointBefore(words, dp, cp)) {
+        c++;
+        cp = dp;
+      }
+    }
+    if (!pointBefore(words, cp, tp)) break;
+    heap[at] = heap[c] as number;
+    at = c;
+  }
+  heap[at] = top;
+}
+
+/** The IPv6 point at words[p] comes before the one at words[q]. */
+function pointBefore(words: Uint32Array<ArrayBufferLike>, p: number, q: number): boolean {
+  for (let k = 0; k < 4; k++) {
+    const x = words[p + k] as number;
+    const y = words[q + k] as number;
+    if (x !== y) return x < y;
+  }
+  return false;
 }
 
 /**
@@ -422,17 +431,19 @@ function sweep(events: Events, sets: SetTable): FamilyTable {
  */
 function slashSixteenIndex(t: FamilyTable, width: number): Int32Array {
   const index = new Int32Array(65537);
-  let k = 0;
-  for (let h = 0; h <= 65536; h++) {
-    while (k < t.count && (t.starts[k * width] as number) >>> 16 < h) k++;
-    index[h] = k;
+  // One walk over the intervals: the /16s from the last one seen up to this interval's point to
+  // this interval.
+  let from = 0;
+  for (let k = 0; k < t.count; k++) {
+    const h = (t.starts[k * width] as number) >>> 16;
+    if (h === from) index[from++] = k;
+    else if (h > from) {
+      index.fill(k, from, h + 1);
+      from = h + 1;
+    }
   }
+  index.fill(t.count, from);
   return index;
-}
-
-function isZeroPoint(words: Uint32Array, w: number, e: number): boolean {
-  for (let k = 0; k < w; k++) if (words[e * w + k] !== 0) return false;
-  return true;
 }
 
 /**
@@ -456,17 +467,20 @@ export class IpMatcherBuilder {
   private streaming = true;
   private outOfOrder = false;
   private marks = { e4: 0, e6: 0 };
+  /** The IPv4 range being joined while streaming (open4 -1: none yet). */
   private open4 = -1;
   private end4 = -1;
+  /** The IPv6 range being joined while streaming: start and last address, four words each. */
   private has6 = false;
   private readonly open6 = new Uint32Array(4);
   private readonly end6 = new Uint32Array(4);
-  private readonly start6 = new Uint32Array(4);
-  private readonly last6 = new Uint32Array(4);
-  /** Hands a list's networks to the builder; pass it to scanGeoIp. */
+  private readonly one4 = new Uint32Array(1);
+  private readonly one6 = new Uint32Array(4);
+  private readonly onePrefix = new Uint8Array(1);
+  /** Hands a list's networks to the builder, a batch at a time; pass it to scanGeoIp. */
   readonly sink: GeoIpSink = {
-    v4: (start, prefix) => this.addV4(start, prefix),
-    v6: (bytes, offset, prefix) => this.addV6(bytes, offset, prefix),
+    v4: (starts, prefixes, n) => this.addV4Batch(starts, prefixes, n),
+    v6: (words, prefixes, n) => this.addV6Batch(words, prefixes, n),
   };
 
   /**
@@ -501,79 +515,180 @@ export class IpMatcherBuilder {
 
   /** Adds an IPv4 network (start as uint32) to the current list. */
   addV4(start: number, prefix: number): void {
-    if (!this.streaming) {
-      this.set.addV4(start, prefix);
-      return;
-    }
-    if (this.outOfOrder) return;
-    // (>>> takes the shift count mod 32, so /32 needs its own case.)
-    const host = prefix >= 32 ? 0 : 0xffffffff >>> prefix;
-    const base = (start & ~host) >>> 0;
-    const end = (base | host) >>> 0;
-    if (this.open4 === -1) {
-      this.open4 = base;
-      this.end4 = end;
-    } else if (base === this.end4 + 1) this.end4 = end;
-    else if (base > this.end4 + 1) {
-      this.flush4();
-      this.open4 = base;
-      this.end4 = end;
-    } else this.outOfOrder = true;
+    this.one4[0] = start;
+    this.onePrefix[0] = prefix;
+    this.addV4Batch(this.one4, this.onePrefix, 1);
   }
 
   /** Adds an IPv6 network (16 bytes at bytes[offset]) to the current list. */
   addV6(bytes: Uint8Array, offset: number, prefix: number): void {
-    if (!this.streaming) {
-      this.set.addV6Bytes(bytes, offset, prefix);
-      return;
-    }
-    if (this.outOfOrder) return;
-    const start = this.start6;
-    const last = this.last6;
     for (let k = 0; k < 4; k++) {
       const o = offset + k * 4;
-      const v =
+      this.one6[k] =
         (((bytes[o] as number) << 24) |
           ((bytes[o + 1] as number) << 16) |
           ((bytes[o + 2] as number) << 8) |
           (bytes[o + 3] as number)) >>>
         0;
-      const keep = prefix - k * 32;
-      start[k] = keep >= 32 ? v : keep <= 0 ? 0 : (v & (~0 << (32 - keep))) >>> 0;
-      last[k] = keep >= 32 ? v : keep <= 0 ? 0xffffffff : (start[k] as number) | (0xffffffff >>> keep);
-      last[k] = (last[k] as number) >>> 0;
     }
-    const open6 = this.open6;
-    const end6 = this.end6;
-    if (!this.has6) {
-      this.has6 = true;
-      for (let k = 0; k < 4; k++) {
-        open6[k] = start[k] as number;
-        end6[k] = last[k] as number;
-      }
+    this.onePrefix[0] = prefix;
+    this.addV6Batch(this.one6, this.onePrefix, 1);
+  }
+
+  /**
+   * Adds IPv4 networks k < n (starts[k] as uint32, prefixes[k]). While streaming, each network
+   * joins the open range when adjacent, or closes it into two events when past it; one that
+   * goes back marks the list out of order. One loop, no call per network: a small file loads
+   * mostly before V8 has compiled anything, where every call costs.
+   */
+  addV4Batch(starts: Uint32Array, prefixes: Uint8Array, n: number): void {
+    if (!this.streaming) {
+      for (let k = 0; k < n; k++) this.set.addV4(starts[k] as number, prefixes[k] as number);
       return;
     }
-    // Where start stands against end6 + 1: equal (adjacent: extend), above (a gap: a new range),
-    // below (overlap or out of order). end6 + 1 is computed word by word with its carry.
-    let carry = 1;
-    let order = 0;
-    for (let k = 3; k >= 0; k--) {
-      const sum = (end6[k] as number) + carry;
-      carry = sum > 0xffffffff ? 1 : 0;
-      const next = sum >>> 0;
-      const v = start[k] as number;
-      if (v !== next) order = v > next ? 1 : -1;
-    }
-    // The loop ran from the low word up, so `order` holds the most significant difference.
-    if (carry === 1) order = -1; // end6 was the last address: nothing can follow
-    if (order === 0) for (let k = 0; k < 4; k++) end6[k] = last[k] as number;
-    else if (order > 0) {
-      this.flush6();
-      for (let k = 0; k < 4; k++) {
-        open6[k] = start[k] as number;
-        end6[k] = last[k] as number;
+    if (this.outOfOrder) return;
+    const e = this.e4;
+    // At most two events per network: make room once for the batch.
+    while (e.count + 2 * n > e.lists.length) e.grow();
+    const words = e.words;
+    const lists = e.lists;
+    let count = e.count;
+    const list = this.current;
+    let open = this.open4;
+    let last = this.end4;
+    for (let k = 0; k < n; k++) {
+      const prefix = prefixes[k] as number;
+      // (>>> takes the shift count mod 32, so /32 needs its own case.)
+      const host = prefix >= 32 ? 0 : 0xffffffff >>> prefix;
+      const base = ((starts[k] as number) & ~host) >>> 0;
+      const end = (base | host) >>> 0;
+      if (open === -1) open = base;
+      else if (base > last + 1) {
+        words[count] = open;
+        lists[count++] = list;
+        // last < base - 1 here, so last + 1 is an address.
+        words[count] = last + 1;
+        lists[count++] = list;
+        open = base;
+      } else if (base !== last + 1) {
+        this.outOfOrder = true;
+        break;
       }
-    } else this.outOfOrder = true;
+      last = end;
+    }
+    e.count = count;
+    this.open4 = open;
+    this.end4 = last;
+  }
+
+  /** As addV4Batch for IPv6 networks k < n (words[4k..4k+3], prefixes[k]). */
+  addV6Batch(words: Uint32Array, prefixes: Uint8Array, n: number): void {
+    if (!this.streaming) {
+      for (let k = 0; k < n; k++) this.set.addV6Words(words, k * 4, prefixes[k] as number);
+      return;
+    }
+    if (this.outOfOrder) return;
+    const open6 = this.open6;
+    const end6 = this.end6;
+    const list = this.current;
+    const e = this.e6;
+    // At most two events per network: make room once for the batch.
+    while (e.count + 2 * n > e.lists.length) e.grow();
+    const events = e.words;
+    const lists = e.lists;
+    let count = e.count;
+    for (let k = 0; k < n; k++) {
+      const prefix = prefixes[k] as number;
+      const p = k * 4;
+      // The network's first (s) and last (l) address, word by word.
+      let s0 = words[p] as number;
+      let s1 = words[p + 1] as number;
+      let s2 = words[p + 2] as number;
+      let s3 = words[p + 3] as number;
+      let l0 = s0;
+      let l1 = s1;
+      let l2 = s2;
+      let l3 = s3;
+      if (prefix < 128) {
+        if (prefix < 32) {
+          s0 = prefix === 0 ? 0 : (s0 & (~0 << (32 - prefix))) >>> 0;
+          l0 = (s0 | (0xffffffff >>> prefix)) >>> 0;
+          s1 = s2 = s3 = 0;
+          l1 = l2 = l3 = 0xffffffff;
+        } else if (prefix < 64) {
+          s1 = prefix === 32 ? 0 : (s1 & (~0 << (64 - prefix))) >>> 0;
+          l1 = (s1 | (0xffffffff >>> (prefix - 32))) >>> 0;
+          s2 = s3 = 0;
+          l2 = l3 = 0xffffffff;
+        } else if (prefix < 96) {
+          s2 = prefix === 64 ? 0 : (s2 & (~0 << (96 - prefix))) >>> 0;
+          l2 = (s2 | (0xffffffff >>> (prefix - 64))) >>> 0;
+          s3 = 0;
+          l3 = 0xffffffff;
+        } else {
+          s3 = prefix === 96 ? 0 : (s3 & (~0 << (128 - prefix))) >>> 0;
+          l3 = (s3 | (0xffffffff >>> (prefix - 96))) >>> 0;
+        }
+      }
+      if (this.has6) {
+        // Where the start stands against end6 + 1 (computed with its carry): equal (adjacent:
+        // extend), above (a gap: close the open range), below (overlap or out of order).
+        let n3 = (end6[3] as number) + 1;
+        let n2 = end6[2] as number;
+        let n1 = end6[1] as number;
+        let n0 = end6[0] as number;
+        if (n3 > 0xffffffff) {
+          n3 = 0;
+          n2++;
+          if (n2 > 0xffffffff) {
+            n2 = 0;
+            n1++;
+            if (n1 > 0xffffffff) {
+              n1 = 0;
+              n0++;
+              // end6 was the last address: nothing can follow it.
+              if (n0 > 0xffffffff) {
+                this.outOfOrder = true;
+                break;
+              }
+            }
+          }
+        }
+        const order = s0 !== n0 ? s0 - n0 : s1 !== n1 ? s1 - n1 : s2 !== n2 ? s2 - n2 : s3 - n3;
+        if (order < 0) {
+          this.outOfOrder = true;
+          break;
+        }
+        if (order > 0) {
+          const q = count * 4;
+          events[q] = open6[0] as number;
+          events[q + 1] = open6[1] as number;
+          events[q + 2] = open6[2] as number;
+          events[q + 3] = open6[3] as number;
+          events[q + 4] = n0;
+          events[q + 5] = n1;
+          events[q + 6] = n2;
+          events[q + 7] = n3;
+          lists[count++] = list;
+          lists[count++] = list;
+          open6[0] = s0;
+          open6[1] = s1;
+          open6[2] = s2;
+          open6[3] = s3;
+        }
+      } else {
+        this.has6 = true;
+        open6[0] = s0;
+        open6[1] = s1;
+        open6[2] = s2;
+        open6[3] = s3;
+      }
+      end6[0] = l0;
+      end6[1] = l1;
+      end6[2] = l2;
+      end6[3] = l3;
+    }
+    e.count = count;
   }
 
   private flush4(): void {
@@ -588,7 +703,6 @@ export class IpMatcherBuilder {
     this.next6.set(this.end6);
     if (addPowerOfTwo(this.next6, 0)) this.e6.add6(this.next6, this.current);
   }
-
   /**
    * Ends the current list; an inverse list matches every address outside its networks. Answers
    * false when the list's networks came out of order: feed them again, then call endList again.
