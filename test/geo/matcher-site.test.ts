@@ -188,6 +188,7 @@ describe('RE2 to RegExp translation', () => {
       source: '(^|\\u{2e})[1-5]gaoap\\u{2e}com$',
       literal: 'gaoap.com',
       dotless: false,
+      countedGroup: false,
     });
     expect(translateRe2('javdb\\d+\\.com$')?.literal).toBe('javdb');
     expect(translateRe2('^ab+c')?.literal).toBe('a');
@@ -251,6 +252,73 @@ describe('RE2 to RegExp translation', () => {
         RE2JS.compile(pattern).test(input),
       );
     }
+  });
+
+  test('a pattern the translator accepts is valid RE2 (so RE2 is not asked), random token strings valid or not', () => {
+    const token = fc.constantFrom(
+      'a',
+      'b',
+      '.',
+      '\\.',
+      '\\d',
+      '\\w',
+      '\\b',
+      '\\B',
+      '\\s',
+      '^',
+      '$',
+      '-',
+      '(',
+      ')',
+      '(?:',
+      '|',
+      '*',
+      '+',
+      '?',
+      '{2}',
+      '{1,3}',
+      '{3,1}',
+      '{0,}',
+      '{1001}',
+      '{999}',
+      '[',
+      ']',
+      '[a-c]',
+      '[^a]',
+      '[]',
+      '[a-]',
+      '[z-a]',
+      '\\',
+      '\\x',
+      '\\Q',
+      'é',
+      '{',
+      '}',
+      '(?i)',
+      '\\pL',
+      '\\-',
+      '[[:alpha:]]',
+    );
+    let accepted = 0;
+    fc.assert(
+      fc.property(
+        fc.array(token, { maxLength: 10 }).map((t) => t.join('')),
+        (p) => {
+          const t = translateRe2(p);
+          if (!t || t.countedGroup) return;
+          accepted++;
+          expect(() => RE2JS.compile(p), p).not.toThrow();
+        },
+      ),
+      { numRuns: 20_000, seed: 77 },
+    );
+    expect(accepted).toBeGreaterThan(2000);
+    // Counts on groups nest, and RE2 refuses a product over 1000: those are checked by RE2 itself.
+    expect(translateRe2('(a{2}){501}')?.countedGroup).toBe(true);
+    expect(() => compileSiteRegex('(a{2}){501}')).toThrow(/invalid regexp/);
+    expect(compileSiteRegex('(a{2}){500}').engine).toBe('native');
+    expect(translateRe2('a{1000}(b){2}c{3}')?.countedGroup).toBe(true);
+    expect(translateRe2('(ab)+c{3}')?.countedGroup).toBe(false);
   });
 
   test('random patterns: the native translation finds a match exactly when re2js does', () => {

@@ -22,6 +22,8 @@ export interface DatEntry {
 }
 
 const HEADER_WINDOW = 96;
+/** The least an entry read asks of the file, so that small entries in a row come from one read. */
+const READ_AHEAD = 64 * 1024;
 
 /** An opened .dat file: entry index plus on-demand decoding of single lists. */
 export class GeoDat {
@@ -31,7 +33,10 @@ export class GeoDat {
   readonly kind: DatKind;
   private readonly byCode: Map<string, DatEntry>;
   private readonly allByCode = new Map<string, DatEntry[]>();
+  /** Read-ahead: bytes [windowStart, windowStart + window.length) of the file, reused. */
   private scratch: Uint8Array = new Uint8Array(0);
+  private window: Uint8Array = new Uint8Array(0);
+  private windowStart = 0;
 
   private constructor(
     private readonly source: ByteSource,
@@ -127,12 +132,27 @@ export class GeoDat {
     return named(this.name, () => scanGeoIp(this.reusedBytes(entry), 0, entry.length, entry.offset, sink));
   }
 
-  /** The bytes of an entry, valid until the next call (a view, or a copy into a reused buffer). */
+  /**
+   * The bytes of an entry, valid until the next call (a view, or a copy into a reused buffer).
+   * Entries read in file order (every list) come from one read of 64 KiB or more each: a
+   * geosite.dat holds over a thousand small entries, and a read a piece costs a system call.
+   */
   reusedBytes(entry: DatEntry): Uint8Array {
     if (!this.source.readReusing) return this.entryBytes(entry);
-    if (this.scratch.length < entry.length)
-      this.scratch = Buffer.allocUnsafe(Math.max(entry.length, this.scratch.length * 2));
-    return this.source.readReusing(entry.offset, entry.length, this.scratch);
+    const from = entry.offset - this.windowStart;
+    if (from >= 0 && from + entry.length <= this.window.length)
+      return this.window.subarray(from, from + entry.length);
+    const want = Math.min(Math.max(entry.length, READ_AHEAD), this.source.size - entry.offset);
+    if (this.scratch.length < want) this.scratch = Buffer.allocUnsafe(Math.max(want, this.scratch.length * 2));
+    this.window = this.source.readReusing(entry.offset, want, this.scratch);
+    this.windowStart = entry.offset;
+    if (this.window.length < entry.length) {
+      throw new GeoError(
+        'dat_corrupt',
+        `${this.name}: the entry at byte ${entry.offset} runs past the end of the file (was it cut short while open?)`,
+      );
+    }
+    return this.window.subarray(0, entry.length);
   }
 
   /**

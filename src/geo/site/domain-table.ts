@@ -30,19 +30,25 @@ export class DomainTable {
   private lengths: Int32Array;
   private hashes: Int32Array;
   private count = 0;
-  private slots = new Int32Array(512).fill(-1);
-  private mask = 511;
+  private slots: Int32Array;
+  private mask: number;
 
   /**
    * `chars` and `names` size the pool and the per-name arrays up front (upper bounds are fine:
    * pages of a large zeroed buffer that are never written cost no memory, while growing by
-   * doubling leaves a trail of garbage buffers behind); they grow when exceeded.
+   * doubling leaves a trail of garbage buffers behind); they grow when exceeded. `expected`, a
+   * likely count rather than a bound, sizes the hash slots (which are all written).
    */
-  constructor(chars = 4096, names = 256) {
+  constructor(chars = 4096, names = 256, expected = 256) {
     this.pool = new Uint16Array(Math.max(16, chars));
     this.starts = new Int32Array(Math.max(16, names));
     this.lengths = new Int32Array(Math.max(16, names));
     this.hashes = new Int32Array(Math.max(16, names));
+    // At most half full: the power of two at or above twice the expected names.
+    let slots = 512;
+    while (slots < expected * 2) slots *= 2;
+    this.slots = new Int32Array(slots).fill(-1);
+    this.mask = slots - 1;
   }
 
   /** Number of names. */

@@ -34,49 +34,52 @@ export class KeywordAutomaton {
       }
     }
     this.alphabet = symbols;
-    // Trie with transitions in maps while building.
-    const next: Map<number, number>[] = [new Map()];
+    // The trie as a table (a row of children per state, 0: none; the root is never a child),
+    // sized for the most states the patterns can make.
+    let chars = 0;
+    for (const p of patterns) chars += p.length;
+    const trie = new Int32Array((chars + 1) * symbols);
+    let states = 1;
     const outs: number[][] = [[]];
     patterns.forEach((p, id) => {
       let s = 0;
       for (let k = 0; k < p.length; k++) {
-        const sym = this.symbol(p.charCodeAt(k));
-        let t = (next[s] as Map<number, number>).get(sym);
-        if (t === undefined) {
-          t = next.length;
-          next.push(new Map());
+        const at = s * symbols + this.symbol(p.charCodeAt(k));
+        let t = trie[at] as number;
+        if (t === 0) {
+          t = states++;
+          trie[at] = t;
           outs.push([]);
-          (next[s] as Map<number, number>).set(sym, t);
         }
         s = t;
       }
       (outs[s] as number[]).push(id);
     });
-    const states = next.length;
-    const delta = new Int32Array(states * symbols);
+    const delta = trie.subarray(0, states * symbols);
     const fail = new Int32Array(states);
-    // Breadth-first: a state's failure target is shallower, so its row and outputs are final.
-    const queue: number[] = [];
-    for (const [sym, t] of next[0] as Map<number, number>) {
-      delta[sym] = t;
-      queue.push(t);
-    }
-    for (let q = 0; q < queue.length; q++) {
+    // Breadth-first, turning the trie into the automaton in place: a state's failure target is
+    // shallower, so its row and outputs are final when the state is reached.
+    const queue = new Int32Array(states);
+    let tail = 0;
+    for (let sym = 1; sym < symbols; sym++) if (delta[sym] !== 0) queue[tail++] = delta[sym] as number;
+    for (let q = 0; q < tail; q++) {
       const s = queue[q] as number;
       const f = fail[s] as number;
-      (outs[s] as number[]).push(...(outs[f] as number[]));
+      if ((outs[f] as number[]).length > 0) (outs[s] as number[]).push(...(outs[f] as number[]));
+      const row = s * symbols;
+      const failRow = f * symbols;
       for (let sym = 0; sym < symbols; sym++) {
-        const t = (next[s] as Map<number, number>).get(sym);
-        if (t === undefined) delta[s * symbols + sym] = delta[f * symbols + sym] as number;
+        const t = delta[row + sym] as number;
+        if (t === 0) delta[row + sym] = delta[failRow + sym] as number;
         else {
-          delta[s * symbols + sym] = t;
-          fail[t] = s === 0 ? 0 : (delta[f * symbols + sym] as number);
-          queue.push(t);
+          fail[t] = s === 0 ? 0 : (delta[failRow + sym] as number);
+          queue[tail++] = t;
         }
       }
     }
     // Root transitions on unknown symbols (0) stay at the root; a root child's failure is the root.
-    this.delta = delta;
+    // (A copy: the trie's table was sized for the worst case.)
+    this.delta = delta.slice();
     this.outStart = new Int32Array(states + 1);
     let total = 0;
     for (let s = 0; s < states; s++) {
@@ -87,10 +90,11 @@ export class KeywordAutomaton {
     this.outIds = new Int32Array(total);
     for (let s = 0; s < states; s++) this.outIds.set(outs[s] as number[], this.outStart[s] as number);
     this.ascii128 = new Int32Array(states * 128);
+    const outStart = this.outStart;
     for (let s = 0; s < states; s++) {
       for (let c = 0; c < 128; c++) {
         const t = delta[s * symbols + (this.ascii[c] as number)] as number;
-        this.ascii128[s * 128 + c] = this.hasOutput(t) ? ~t : t;
+        this.ascii128[s * 128 + c] = (outStart[t + 1] as number) > (outStart[t] as number) ? ~t : t;
       }
     }
   }
