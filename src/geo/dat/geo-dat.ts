@@ -143,7 +143,8 @@ export class GeoDat {
     if (from >= 0 && from + entry.length <= this.window.length)
       return this.window.subarray(from, from + entry.length);
     const want = Math.min(Math.max(entry.length, READ_AHEAD), this.source.size - entry.offset);
-    if (this.scratch.length < want) this.scratch = Buffer.allocUnsafe(Math.max(want, this.scratch.length * 2));
+    if (this.scratch.length < want)
+      this.scratch = Buffer.allocUnsafe(Math.max(want, this.scratch.length * 2));
     this.window = this.source.readReusing(entry.offset, want, this.scratch);
     this.windowStart = entry.offset;
     if (this.window.length < entry.length) {
