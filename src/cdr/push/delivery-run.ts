@@ -2,13 +2,15 @@
 // per batch), until the backlog is empty or a request fails. Each acknowledged request moves the
 // cursor in the store before the next is sent, so a crash resends at most the request in flight.
 // Log rows of acknowledged requests are written in batches (per chunk of records and at the end
-// of the run); a failure is logged at once.
+// of the run); a failure is logged at once. While a request is on the wire the next one is
+// prepared (at a chunk's end: the log written, settings and the right to deliver checked, the
+// next chunk read); it is sent once the current one's cursor write has committed.
 //
 //   settings ─┐
 //   cursor ───┼─> listCdrRecordsAfter ─> toWireRecord ─> buildPushRequest ─> HttpSender
 //             └──────── advance cursor (one statement, by the leader) <── 2xx ──┘
 import type { Clock } from '../../shared/clock.js';
-import type { Store } from '../../store/index.js';
+import type { CdrRow, Store } from '../../store/index.js';
 import { listCdrRecordsAfter } from '../record-store.js';
 import { type TimeFormatter, toWireRecord } from '../wire-record.js';
 import type { DeliveryLeadership } from './delivery-leadership.js';
@@ -17,7 +19,7 @@ import type { HttpSender } from './http-sender.js';
 import { parkRecords } from './parked.js';
 import type { PushLogger } from './push-logger.js';
 import { advanceCursor, initializeCursor, readPushState, recordFailure } from './push-state.js';
-import { buildPushRequest } from './request-body.js';
+import { buildPushRequest, type PushRequest } from './request-body.js';
 import type { CdrPushSettings } from './settings.js';
 import { findCdrPushSettings } from './settings-store.js';
 
@@ -72,6 +74,18 @@ export async function runDelivery(ctx: RunContext): Promise<RunResult> {
   }
 }
 
+/** A request ready to leave: the records it carries and their range. */
+interface Prepared {
+  readonly group: readonly CdrRow[];
+  readonly request: PushRequest;
+  readonly first: number;
+  readonly last: number;
+  /** Where its records start in the chunk they were read in. */
+  readonly at: number;
+  /** The settings it was built with (those of its chunk). */
+  readonly settings: CdrPushSettings;
+}
+
 async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<RunResult> {
   const { store, clock, leadership } = ctx;
   const destination = ctx.destination ?? 1;
@@ -90,85 +104,101 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
     leadership
       ? leadership.advance({ generation, from: cursor }, to, atMs, destination)
       : advanceCursor(store.db, { generation, from: cursor }, to, atMs, undefined, destination);
-  for (;;) {
-    const current: CdrPushSettings = settings;
-    const batch = current.batch_size;
-    const rows = await listCdrRecordsAfter(store, cursor, chunkRows(batch));
-    if (rows.length === 0) return result;
-    // The request for rows[i..i+batch), built while the previous cursor write is on its way.
-    const build = (i: number) => {
-      const group = rows.slice(i, i + batch);
-      const request = buildPushRequest(
-        current,
-        group.map((r) => toWireRecord(r, ctx.time)),
-        undefined,
-        clock.now(),
-      );
-      return {
-        group,
-        request,
-        first: group[0]?.db_id as number,
-        last: group[group.length - 1]?.db_id as number,
-      };
+  // The request for rows[at..at+batch) with the settings of their chunk.
+  const build = (rows: readonly CdrRow[], at: number, s: CdrPushSettings): Prepared => {
+    const group = rows.slice(at, at + s.batch_size);
+    const request = buildPushRequest(
+      s,
+      group.map((r) => toWireRecord(r, ctx.time)),
+      undefined,
+      clock.now(),
+    );
+    return {
+      group,
+      request,
+      first: group[0]?.db_id as number,
+      last: group[group.length - 1]?.db_id as number,
+      at,
+      settings: s,
     };
-    let next = build(0);
-    for (let i = 0; i < rows.length; i += batch) {
-      if (ctx.shouldStop?.()) return { ...result, outcome: 'stopped' };
-      // A slow receiver can make a chunk outlast a lease: renew it on time as well.
-      if (leadership && clock.now() - leaderCheckedMs >= LEADER_RECHECK_MS) {
-        if (!(await leadership.acquire())) return { ...result, outcome: 'not_leader' };
-        leaderCheckedMs = clock.now();
-      }
-      const { group, request, first, last } = next;
-      const atMs = clock.now();
-      const answer = await ctx.sender.send(request);
-      result.requests++;
-      const attempt: DeliveryAttempt = {
-        atMs,
-        kind: 'delivery',
-        firstDbId: first,
-        lastDbId: last,
-        records: group.length,
-        status: answer.status,
-        latencyMs: answer.latencyMs,
-        error: answer.error,
-      };
-      let parked = false;
-      if (!answer.ok) {
-        await appendDeliveryLogs(store.db, pending.splice(0), destination);
-        const refusals = await recordFailure(store, attempt, destination);
-        if (current.poison_policy !== 'park' || refusals < current.poison_after) {
-          ctx.logger?.warn(
-            { destination, first_db_id: first, last_db_id: last, status: answer.status, error: answer.error },
-            'cdr push: request not acknowledged; retrying from this record next run',
-          );
-          return { ...result, outcome: 'failed' };
-        }
-        // The same 4xx poison_after times in a row: set the record(s) aside and go on.
-        await parkRecords(
-          store,
-          group.map((r) => r.db_id),
-          attempt,
-          destination,
-        );
-        ctx.logger?.warn(
-          { destination, first_db_id: first, last_db_id: last, status: answer.status, refusals },
-          'cdr push: record refused again and again; parked (resend it from the parked list)',
-        );
-        parked = true;
-      } else pending.push(attempt);
-      const advanced = advance(last, atMs);
-      // Only prepared here, not sent: the next request leaves after the cursor write commits.
-      if (i + batch < rows.length) next = build(i + batch);
-      if (!(await advanced)) return { ...result, outcome: 'moved' };
-      cursor = last;
-      if (parked) result.parked += group.length;
-      else result.acknowledged += group.length;
+  };
+  let rows = await listCdrRecordsAfter(store, cursor, chunkRows(settings.batch_size));
+  if (rows.length === 0) return result;
+  let chunkSettings: CdrPushSettings = settings;
+  let next: Prepared = build(rows, 0, chunkSettings);
+  for (;;) {
+    if (ctx.shouldStop?.()) return { ...result, outcome: 'stopped' };
+    // A slow receiver can make a chunk outlast a lease: renew it on time as well.
+    if (leadership && clock.now() - leaderCheckedMs >= LEADER_RECHECK_MS) {
+      if (!(await leadership.acquire())) return { ...result, outcome: 'not_leader' };
+      leaderCheckedMs = clock.now();
     }
-    await appendDeliveryLogs(store.db, pending.splice(0), destination);
-    settings = await findCdrPushSettings(store, destination);
-    if (settings === null || !settings.enabled) return { ...result, outcome: 'disabled' };
-    if (leadership && !(await leadership.acquire())) return { ...result, outcome: 'not_leader' };
-    leaderCheckedMs = clock.now();
+    const current = next;
+    const { group, request, first, last } = current;
+    const atMs = clock.now();
+    const sending = ctx.sender.send(request);
+    // While this request is on the wire (the receiver's time, in which this process would only
+    // wait), the next one is prepared; at the end of a chunk that is the chunk's housekeeping
+    // too: the buffered log rows written, the settings and the right to deliver checked again,
+    // and the next chunk read. The next request leaves only after this one's cursor write.
+    let following: Prepared | undefined;
+    let stop: RunOutcome | undefined;
+    if (current.at + chunkSettings.batch_size < rows.length) {
+      following = build(rows, current.at + chunkSettings.batch_size, chunkSettings);
+    } else {
+      await appendDeliveryLogs(store.db, pending.splice(0), destination);
+      settings = await findCdrPushSettings(store, destination);
+      if (settings === null || !settings.enabled) stop = 'disabled';
+      else if (leadership && !(await leadership.acquire())) stop = 'not_leader';
+      else {
+        leaderCheckedMs = clock.now();
+        chunkSettings = settings;
+        rows = await listCdrRecordsAfter(store, last, chunkRows(chunkSettings.batch_size));
+        if (rows.length > 0) following = build(rows, 0, chunkSettings);
+      }
+    }
+    const answer = await sending;
+    result.requests++;
+    const attempt: DeliveryAttempt = {
+      atMs,
+      kind: 'delivery',
+      firstDbId: first,
+      lastDbId: last,
+      records: group.length,
+      status: answer.status,
+      latencyMs: answer.latencyMs,
+      error: answer.error,
+    };
+    let parked = false;
+    if (!answer.ok) {
+      await appendDeliveryLogs(store.db, pending.splice(0), destination);
+      const refusals = await recordFailure(store, attempt, destination);
+      if (current.settings.poison_policy !== 'park' || refusals < current.settings.poison_after) {
+        ctx.logger?.warn(
+          { destination, first_db_id: first, last_db_id: last, status: answer.status, error: answer.error },
+          'cdr push: request not acknowledged; retrying from this record next run',
+        );
+        return { ...result, outcome: 'failed' };
+      }
+      // The same 4xx poison_after times in a row: set the record(s) aside and go on.
+      await parkRecords(
+        store,
+        group.map((r) => r.db_id),
+        attempt,
+        destination,
+      );
+      ctx.logger?.warn(
+        { destination, first_db_id: first, last_db_id: last, status: answer.status, refusals },
+        'cdr push: record refused again and again; parked (resend it from the parked list)',
+      );
+      parked = true;
+    } else pending.push(attempt);
+    if (!(await advance(last, atMs))) return { ...result, outcome: 'moved' };
+    cursor = last;
+    if (parked) result.parked += group.length;
+    else result.acknowledged += group.length;
+    if (stop) return { ...result, outcome: stop };
+    if (!following) return result;
+    next = following;
   }
 }
