@@ -76,8 +76,8 @@ describe('zstd frames', () => {
       expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
       expect(Math.max(...sizes)).toBeLessThanOrEqual(131072);
       expect(sizes.length).toBe(Math.max(1, Math.ceil(n / 131072)));
-      expect(decompress(frame)).toEqual(content);
-      expect(unzstd(frame, 'f.mrs')).toEqual(content);
+      expect(Buffer.compare(decompress(frame), content)).toBe(0);
+      expect(Buffer.compare(unzstd(frame, 'f.mrs'), content)).toBe(0);
     }
   });
 
@@ -385,7 +385,7 @@ describe.skipIf(!hasGeoCorpora)('real data: every dlc.dat list and the real geoi
         const back = site(readProvider(mrs, `${code}.mrs`));
         expect(back.code).toBe(code);
         expect(asText(back.rules), `${code} mrs`).toEqual(mrsRules(list));
-        expect(writeMrs(back), `${code} rewrite`).toEqual(mrs);
+        expect(Buffer.compare(writeMrs(back), mrs), `${code} rewrite`).toBe(0);
         // The count field is the number of rules read back.
         const payload = unzstd(mrs, code);
         const count = new DataView(payload.buffer, payload.byteOffset).getBigInt64(5, false);
@@ -415,7 +415,7 @@ describe.skipIf(!hasGeoCorpora)('real data: every dlc.dat list and the real geoi
         for (const c of list.cidrs) merged.addCidr(c);
         expect(cidrText(back.cidrs), `${file} ${list.code} mrs`).toEqual(cidrText(merged.build()));
         expect(back.inverseMatch).toBe(false);
-        expect(writeMrs(back)).toEqual(mrs);
+        expect(Buffer.compare(writeMrs(back), mrs), `${file} ${list.code} rewrite`).toBe(0);
       }
     }
   }, 120_000);

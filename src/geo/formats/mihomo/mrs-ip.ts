@@ -3,7 +3,8 @@
 // on reading). Ranges come merged, ascending, IPv4 first, as netipx.IPSet keeps them.
 import { GeoError } from '../../errors.js';
 import { CidrSet } from '../../ip/cidr-set.js';
-import { bigintToBytes, bytesToBigint, formatCidr } from '../../ip/ip-address.js';
+import { bigintToBytes, bytesToBigint, formatIPv6 } from '../../ip/ip-address.js';
+import { wordsToBytes } from '../../ip/ipv6-words.js';
 import type { Cidr, IpList } from '../../model.js';
 import type { ByteCursor } from './byte-cursor.js';
 
@@ -30,26 +31,28 @@ export function encodeIpRanges(list: IpList): IpRanges {
   }
   const set = new CidrSet();
   for (const c of list.cidrs) set.addCidr(c);
-  const ranges: [bigint, bigint][] = [];
-  const word = (w: Uint32Array) =>
-    (BigInt(w[0] as number) << 96n) |
-    (BigInt(w[1] as number) << 64n) |
-    (BigInt(w[2] as number) << 32n) |
-    BigInt(w[3] as number);
+  // Each range as its two 16-byte addresses, IPv4 as ::ffff:a.b.c.d.
+  const ranges: Uint8Array[] = [];
+  const v4 = (a: number) => {
+    const b = new Uint8Array(16);
+    b[10] = 0xff;
+    b[11] = 0xff;
+    new DataView(b.buffer).setUint32(12, a, false);
+    return b;
+  };
+  const inMapped = (w: Uint32Array) => w[0] === 0 && w[1] === 0 && w[2] === 0xffff;
   set.ranges({
-    v4: (start, end) => ranges.push([MAPPED | BigInt(start), MAPPED | BigInt(end)]),
+    v4: (start, end) => ranges.push(v4(start), v4(end)),
     v6: (start, end) => {
-      const from = word(start);
-      const to = word(end);
-      for (const a of [from, to]) {
-        if (a >= MAPPED && a <= MAPPED_END) {
-          throw new GeoError(
-            'export_unsupported',
-            `list ${list.code}: IPv6 range ${formatCidr(bigintToBytes(from, 16), 128)} - ${formatCidr(bigintToBytes(to, 16), 128)} reaches into ::ffff:0:0/96, which .mrs reads back as IPv4`,
-          );
-        }
+      if (inMapped(start) || inMapped(end)) {
+        const from = formatIPv6(bytesToBigint(wordsToBytes(start)));
+        const to = formatIPv6(bytesToBigint(wordsToBytes(end)));
+        throw new GeoError(
+          'export_unsupported',
+          `list ${list.code}: IPv6 range ${from} - ${to} reaches into ::ffff:0:0/96, which .mrs reads back as IPv4`,
+        );
       }
-      ranges.push([from, to]);
+      ranges.push(wordsToBytes(start), wordsToBytes(end));
     },
   });
   if (ranges.length === 0) {
@@ -57,13 +60,10 @@ export function encodeIpRanges(list: IpList): IpRanges {
   }
   let cidrs = 0;
   set.merge({ v4: () => cidrs++, v6: () => cidrs++ });
-  const out = new Uint8Array(1 + 8 + ranges.length * 32);
+  const out = new Uint8Array(1 + 8 + ranges.length * 16);
   out[0] = VERSION;
-  new DataView(out.buffer).setBigInt64(1, BigInt(ranges.length), false);
-  ranges.forEach(([from, to], i) => {
-    out.set(bigintToBytes(from, 16), 9 + i * 32);
-    out.set(bigintToBytes(to, 16), 9 + i * 32 + 16);
-  });
+  new DataView(out.buffer).setBigInt64(1, BigInt(ranges.length / 2), false);
+  for (const [i, address] of ranges.entries()) out.set(address, 9 + i * 16);
   return { section: out, cidrs };
 }
 
