@@ -159,7 +159,7 @@ describe('entries, forms and refusals', () => {
       ['x: 1\npayload:\n  - a.com\n', 'w.txt:1: character ":" is not allowed', 'source_syntax'],
       ['payload:\n  - a.com\nrules: 3\n', 'w.txt:3: expected a "- entry" list item', 'source_syntax'],
       ['payload:\n  - [a.com]\n', 'w.txt:2: entry may not start with "["', 'source_syntax'],
-      ['# only comments\n', 'w.txt: no entries, so no telling domain from ipcidr', 'source_empty'],
+      ['# only comments\n', 'w.txt:2: end of file and no entries, so no telling domain', 'source_empty'],
       ['a.com\n\uFFFD.com\n', 'w.txt:2: not valid UTF-8 text', 'source_syntax'],
     ];
     for (const [text, message, code] of cases) {
@@ -194,7 +194,10 @@ describe('entries, forms and refusals', () => {
       't.mrs: decompressed byte 3: .mrs format version 2 is not supported (only 1)',
     );
     expect(geoError(() => readProvider(payload, 't.mrs')).message).toBe(
-      't.mrs byte 0: an .mrs payload that is not zstd-compressed',
+      't.mrs byte 0: not a zstd frame (bad magic number)',
+    );
+    expect(geoError(() => readProvider(payload, 't.bin')).message).toBe(
+      't.bin byte 0: an .mrs payload that is not zstd-compressed',
     );
     const trailing = new Uint8Array(payload.length + 3);
     trailing.set(payload);

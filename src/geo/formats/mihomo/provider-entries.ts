@@ -28,11 +28,13 @@ export function parseIpEntry(text: string): Cidr | { readonly problem: string } 
 
 /**
  * The list a provider's entries stand for. Without a behavior, the first entry tells: one with a
- * `/` is ipcidr, any other domain; a file without entries then cannot tell and is refused.
+ * `/` is ipcidr, any other domain; a file without entries then cannot tell and is refused
+ * (naming its last line, `lineCount`).
  */
 export function entriesToList(
   lines: readonly ProviderLine[],
   name: string,
+  lineCount: number,
   form: ProviderForm,
   code: string,
   behavior?: ProviderBehavior,
@@ -41,11 +43,12 @@ export function entriesToList(
   let kind: ProviderBehavior;
   if (behavior !== undefined) kind = behavior;
   else if (first) kind = first.text.includes('/') ? 'ipcidr' : 'domain';
-  else
+  else {
     throw new GeoError(
       'source_empty',
-      `${name}: no entries, so no telling domain from ipcidr; give the behavior`,
+      `${name}:${lineCount}: end of file and no entries, so no telling domain from ipcidr; give the behavior`,
     );
+  }
   const fail = (l: ProviderLine, problem: string): never => {
     const hint = behavior === undefined ? ` (read as ${kind}, told from line ${first?.line})` : '';
     throw new GeoError('source_syntax', `${name}:${l.line}: ${problem}${hint}: ${JSON.stringify(l.text)}`);

@@ -15,7 +15,8 @@ import { isZstd } from './zstd-unframe.js';
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
 /**
- * Reads a rule provider of any form. `name` names the file in errors; `hint` is the behavior the
+ * Reads a rule provider of any form (a name ending in .mrs is always read as .mrs). `name` names
+ * the file in errors; `hint` is the behavior the
  * caller expects (required to read an empty text or YAML provider); `code` defaults to the file's
  * base name in upper case.
  */
@@ -25,7 +26,7 @@ export function readProvider(
   hint?: ProviderBehavior,
   code = codeFromName(name),
 ): ProviderList {
-  if (isZstd(bytes)) return readMrs(bytes, name, hint, code);
+  if (isZstd(bytes) || /\.mrs$/i.test(name)) return readMrs(bytes, name, hint, code);
   if (bytes.length >= 4 && bytes[0] === 0x4d && bytes[1] === 0x52 && bytes[2] === 0x53 && bytes[3] === 1) {
     throw new GeoError('mrs_corrupt', `${name} byte 0: an .mrs payload that is not zstd-compressed`);
   }
@@ -35,8 +36,9 @@ export function readProvider(
     const line = text.slice(0, bad).split('\n').length;
     throw new GeoError('source_syntax', `${name}:${line}: not valid UTF-8 text`);
   }
-  if (looksLikeYaml(text)) return entriesToList(yamlEntries(text, name), name, 'yaml', code, hint);
-  return entriesToList(textEntries(text), name, 'text', code, hint);
+  const lineCount = text.split('\n').length;
+  if (looksLikeYaml(text)) return entriesToList(yamlEntries(text, name), name, lineCount, 'yaml', code, hint);
+  return entriesToList(textEntries(text), name, lineCount, 'text', code, hint);
 }
 
 /**

@@ -46,7 +46,9 @@ export function yamlEntries(text: string, name: string): ProviderLine[] {
     const value = yamlScalar(m?.[1] ?? '', fail);
     if (value !== '') out.push({ text: value, line: i + 1 });
   }
-  if (state === 'head') throw new GeoError('source_syntax', `${name}: no "payload:" header`);
+  if (state === 'head') {
+    throw new GeoError('source_syntax', `${name}:${lines.length}: end of file before a "payload:" header`);
+  }
   return out;
 }
 
