@@ -232,6 +232,24 @@ describe('entries, forms and refusals', () => {
     );
   });
 
+  test('a domain set whose bitmap points a label back up the tree (a cycle) is refused', () => {
+    // Root: a leaf with no labels; node 1 owns labels "a" and "b", leading to nodes 1 and 2.
+    const payload = new Uint8Array(21 + 1 + 8 + 8 + 8 + 8 + 8 + 2);
+    const view = new DataView(payload.buffer);
+    payload.set([0x4d, 0x52, 0x53, 1, 0]);
+    view.setBigInt64(5, 1n, false);
+    payload[21] = 1;
+    view.setBigInt64(22, 1n, false);
+    view.setBigUint64(30, 0b111n, false); // leaves: nodes 0, 1, 2
+    view.setBigInt64(38, 1n, false);
+    view.setBigUint64(46, 0b11001n, false); // bitmap: 1 | 0 0 1 | 1
+    view.setBigInt64(54, 2n, false);
+    payload.set([0x61, 0x62], 62);
+    expect(geoError(() => readProvider(zstdFrame(payload), 'c.mrs')).message).toBe(
+      'c.mrs: decompressed byte 62: label 0 of node 1 points back to node 1',
+    );
+  });
+
   test('a zstd header claiming a huge size, or blocks that would, is refused before decoding', () => {
     // Frame content size 2^40 (8-byte field), single segment.
     const big = Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0xe0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0);
