@@ -20,6 +20,7 @@ import {
 import { CidrSet } from '../../src/geo/ip/cidr-set.js';
 import { formatCidr } from '../../src/geo/ip/ip-address.js';
 import { type Cidr, DomainType, type IpList, type SiteList, type SiteRule } from '../../src/geo/model.js';
+import { SiteMatcher } from '../../src/geo/site/site-matcher.js';
 import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
 import { MihomoDomainSet, PlainSiteEval } from './support/mihomo-reference.js';
 import { ipFcsHex, siteFcsHex, siteStreamHex } from './support/mihomo-zstd-fixtures.js';
@@ -244,6 +245,8 @@ describe('random valid lists', () => {
           const plain = new PlainSiteEval(back.list);
           const heldEval = new PlainSiteEval({ code: 'R', rules: held });
           const mihomo = new MihomoDomainSet(unzstd(mrs, 'r.mrs'));
+          // The read-back rules (`.x` as a regexp) mean the same to branchgate's own matcher.
+          const matcher = SiteMatcher.compile([back.list]);
           const names = new Set(extra);
           for (const r of held) {
             const v = r.type === DomainType.Regex ? r.value.slice(5, -1).replaceAll('\\.', '.') : r.value;
@@ -257,6 +260,7 @@ describe('random valid lists', () => {
             const want = heldEval.has(name);
             expect(plain.has(name), name).toBe(want);
             expect(mihomo.has(name), name).toBe(want);
+            expect(matcher.matchCodes(name).length > 0, name).toBe(want);
           }
         },
       ),
