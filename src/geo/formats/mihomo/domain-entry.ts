@@ -1,7 +1,6 @@
-// One entry of a mihomo `domain` provider and the site rule it stands for:
-//   `example.com` <-> full, `+.example.com` <-> domain (the name and every subdomain),
-//   `.example.com` <-> a regexp rule `^.+\.example\.com$` (subdomains only).
-// Wildcards (`*`) and characters that would change how mihomo's set matches are refused.
+// One entry of a mihomo `domain` provider and its site rule: `x` <-> full, `+.x` <-> domain, `.x`
+// (subdomains only) <-> regexp `^.+\.x$`. Wildcards (`*`) and characters that would change how
+// mihomo's set matches are refused.
 import { DomainType, type SiteRule } from '../../model.js';
 
 /** How an entry matches: the name only, the name and its subdomains, or its subdomains only. */

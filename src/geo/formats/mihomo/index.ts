@@ -13,12 +13,13 @@ export { type HeldEntries, heldEntries } from './held-entries.js';
 export { readMrs } from './mrs-reader.js';
 export { MRS_BEHAVIOR, MRS_MAGIC, mrsPayload, writeMrs } from './mrs-writer.js';
 export { parseIpEntry } from './provider-entries.js';
-export { readProvider, writeProviderText } from './provider-io.js';
 export {
   codeFromName,
   type ProviderBehavior,
   type ProviderForm,
   type ProviderList,
 } from './provider-list.js';
+export { readProvider } from './read-provider.js';
+export { MAX_PAYLOAD, unzstd } from './unzstd.js';
+export { writeProviderText } from './write-provider-text.js';
 export { zstdFrame } from './zstd-frame.js';
-export { MAX_PAYLOAD, unzstd } from './zstd-unframe.js';

@@ -2,12 +2,12 @@
 // classical is refused), count, extra bytes, and the domain set or IP ranges, with nothing after.
 // Errors name the file and the offset: file bytes for the envelope, payload bytes after it.
 import { ByteCursor } from './byte-cursor.js';
+import { keyRules } from './domain-keys.js';
 import { decodeDomainSet } from './domain-set.js';
-import { decodeIpRanges } from './mrs-ip.js';
-import { keyRules } from './mrs-site.js';
+import { decodeIpRanges } from './ip-ranges.js';
 import { MRS_BEHAVIOR, MRS_MAGIC } from './mrs-writer.js';
 import { codeFromName, type ProviderBehavior, type ProviderList } from './provider-list.js';
-import { unzstd } from './zstd-unframe.js';
+import { unzstd } from './unzstd.js';
 
 /** Reads a .mrs file; `hint`, when given, must be the behavior the file declares. */
 export function readMrs(

@@ -3,10 +3,10 @@
 // zstd frame. The count is the number of rules the file reads back as, so rewriting is stable.
 import { GeoError } from '../../errors.js';
 import type { IpList, SiteList } from '../../model.js';
+import { entryKeys } from './domain-keys.js';
 import { encodeDomainSet } from './domain-set.js';
 import { heldEntries } from './held-entries.js';
-import { encodeIpRanges } from './mrs-ip.js';
-import { entryKeys } from './mrs-site.js';
+import { encodeIpRanges } from './ip-ranges.js';
 import { isIpList } from './provider-list.js';
 import { zstdFrame } from './zstd-frame.js';
 
