@@ -250,20 +250,49 @@ describe('entries, forms and refusals', () => {
     );
   });
 
+  test('a domain set whose keys would take far more bytes than its labels is refused', () => {
+    // A chain of 512 labels "a", every node a leaf: keys a, aa, ... 512 a's, 131,328 bytes in all.
+    const n = 512;
+    const words = (bits: number) => Math.floor(bits / 64) + 1;
+    const size = 21 + 1 + 8 + words(n) * 8 + 8 + words(2 * n) * 8 + 8 + n;
+    const payload = new Uint8Array(size);
+    const view = new DataView(payload.buffer);
+    payload.set([0x4d, 0x52, 0x53, 1, 0]);
+    view.setBigInt64(5, 1n, false);
+    payload[21] = 1;
+    let p = 22;
+    const bitmap = (count: number, set: (i: number) => boolean) => {
+      view.setBigInt64(p, BigInt(words(count)), false);
+      p += 8;
+      for (let w = 0; w < words(count); w++, p += 8) {
+        let v = 0n;
+        for (let b = 0; b < 64; b++) if (w * 64 + b <= count && set(w * 64 + b)) v |= 1n << BigInt(b);
+        view.setBigUint64(p, v, false);
+      }
+    };
+    bitmap(n, (i) => i > 0); // leaves: nodes 1..512
+    bitmap(2 * n, (i) => i % 2 === 1 || i === 2 * n); // each node: one label, then its 1
+    view.setBigInt64(p, BigInt(n), false);
+    payload.fill(0x61, p + 8);
+    expect(geoError(() => readProvider(zstdFrame(payload), 'chain.mrs')).message).toBe(
+      `chain.mrs: decompressed byte ${p}: 512 labels spell 131328 bytes of keys (more than 69632)`,
+    );
+  });
+
   test('a zstd header claiming a huge size, or blocks that would, is refused before decoding', () => {
     // Frame content size 2^40 (8-byte field), single segment.
     const big = Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0xe0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0);
     expect(geoError(() => readProvider(big, 'z.mrs')).message).toBe(
       'z.mrs byte 5: frame content size 1099511627776 exceeds the limit',
     );
-    // A 2 GiB window and 600 RLE blocks of 128 KiB each: 75 MiB from 2.4 KB.
+    // A 2 GiB window and 200 RLE blocks of 128 KiB each: 25 MiB from 0.8 KB.
     const rle: number[] = [0x28, 0xb5, 0x2f, 0xfd, 0x00, 0xa8];
-    for (let k = 0; k < 600; k++) {
-      const h = (131072 << 3) | (1 << 1) | (k === 599 ? 1 : 0);
+    for (let k = 0; k < 200; k++) {
+      const h = (131072 << 3) | (1 << 1) | (k === 199 ? 1 : 0);
       rle.push(h & 255, (h >> 8) & 255, (h >> 16) & 255, 0x41);
     }
     expect(geoError(() => readProvider(Uint8Array.from(rle), 'z.mrs')).message).toMatch(
-      /^z\.mrs byte \d+: decompressed size could exceed the 67108864-byte limit$/,
+      /^z\.mrs byte \d+: decompressed size could exceed the 16777216-byte limit$/,
     );
   });
 

@@ -104,8 +104,9 @@ function readWords(cur: ByteCursor, n: number, what: string): Uint8Array {
 
 /**
  * Reads a domain set section at the cursor and returns its keys (in the forward direction, in
- * stored order: sorted as reversed bytes). Checks the lengths are exactly those mihomo writes for the label count, that the
- * bitmaps describe a tree in breadth-first order with sorted labels, and bounds the key bytes.
+ * stored order: sorted as reversed bytes). Checks the lengths are exactly those mihomo writes for
+ * the label count, that the bitmaps describe a tree in breadth-first order with sorted labels,
+ * and bounds the key bytes (each key, and all keys together).
  */
 export function decodeDomainSet(cur: ByteCursor): string[] {
   const versionAt = cur.pos;
@@ -173,6 +174,14 @@ export function decodeDomainSet(cur: ByteCursor): string[] {
     }
   }
   if (getBit(leaves, 0)) cur.fail('the empty key is in the set', leavesAt + 8);
+  // The keys share the trie's bytes; written out they may take far more (a chain of leaves takes
+  // the square of its length), so their total is bounded by the labels they come from.
+  let keyBytes = 0;
+  for (let i = 1; i < nodes; i++) if (getBit(leaves, i)) keyBytes += depth[i] as number;
+  const budget = 8 * labelCount + 65536;
+  if (keyBytes > budget) {
+    cur.fail(`${labelCount} labels spell ${keyBytes} bytes of keys (more than ${budget})`, labelsAt);
+  }
   // Leaves in depth-first order, labels ascending: the stored keys in sorted order.
   const ends: number[] = [];
   const stack = [0];

@@ -6,8 +6,8 @@ import { GeoError } from '../../errors.js';
 import { xxh64 } from './xxh64.js';
 import { ZSTD_MAX_BLOCK } from './zstd-frame.js';
 
-/** The most bytes a .mrs payload may decompress to (64 MiB; real rule sets are far smaller). */
-export const MAX_PAYLOAD = 64 * 1024 * 1024;
+/** The most bytes a .mrs payload may decompress to (16 MiB; the largest real one, geosite cn, is 0.9 MiB). */
+export const MAX_PAYLOAD = 16 * 1024 * 1024;
 
 const FRAME_MAGIC = 0xfd2fb528;
 
