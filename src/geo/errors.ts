@@ -17,7 +17,8 @@ export type GeoErrorCode =
   | 'usage'
   | 'export_unsupported'
   | 'regexp_invalid'
-  | 'ip_invalid';
+  | 'ip_invalid'
+  | 'route_rule';
 
 /** A geo failure: bad source line, corrupt .dat, unknown list code, unsupported conversion. */
 export class GeoError extends AppError<GeoErrorCode> {}
