@@ -1,8 +1,9 @@
 // The strings of a routing rule's "domain" and "ip" arrays, read as v2ray 4.34 reads them
 // (infra/conf/router.go): prefixes checked in v2ray's order and case, an unprefixed domain entry
 // is a substring (keyword), "geoip:!CODE" is Xray's inverse list (4.34 itself refuses it).
-import { DomainType } from '../model.js';
+
 import { parseIPv4, parseIPv6 } from '../ip/ip-address.js';
+import { DomainType } from '../model.js';
 
 /** A domain entry: a list from a site file (`geosite:`/`ext:`) or one rule written inline. */
 export type DomainEntry =
@@ -46,7 +47,8 @@ export class EntryError extends Error {}
 /** `ext:FILE:CODE` (or `ext-domain:` / `ext-ip:`) split as v2ray splits it: exactly one colon. */
 function extParts(rest: string, entry: string): [string, string] {
   const parts = rest.split(':');
-  if (parts.length !== 2) throw new EntryError(`invalid external resource "${entry}" (expected ext:FILE:CODE)`);
+  if (parts.length !== 2)
+    throw new EntryError(`invalid external resource "${entry}" (expected ext:FILE:CODE)`);
   return parts as [string, string];
 }
 
@@ -97,7 +99,9 @@ const isAlphaNum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) |
  * starts or ends with something other than a letter or digit, then Go's net.ParseIP. IPv4-mapped
  * IPv6 (`::ffff:1.2.3.4`) is an IPv4 address. Undefined when it is not an address (a domain).
  */
-export function parseRouteAddress(text: string): { v6: false; ip: number } | { v6: true; ip: bigint } | undefined {
+export function parseRouteAddress(
+  text: string,
+): { v6: false; ip: number } | { v6: true; ip: bigint } | undefined {
   let addr = text;
   if (addr.length > 1 && addr.startsWith('[') && addr.endsWith(']')) addr = addr.slice(1, -1);
   if (addr.length > 0 && (!isAlphaNum(addr.charCodeAt(0)) || !isAlphaNum(addr.charCodeAt(addr.length - 1))))
@@ -127,7 +131,8 @@ export function parseRouteCidr(entry: string): RouteCidr {
     if (!/^[0-9]+$/.test(mask) || Number(mask) > 0xffffffff)
       throw new EntryError(`invalid network mask "${mask}" in "${entry}"`);
     prefix = Number(mask);
-    if (prefix > max) throw new EntryError(`network mask /${prefix} is too long for "${entry}" (at most ${max})`);
+    if (prefix > max)
+      throw new EntryError(`network mask /${prefix} is too long for "${entry}" (at most ${max})`);
   }
   return address.v6 ? { v6: true, ip: address.ip, prefix } : { v6: false, ip: address.ip, prefix };
 }
