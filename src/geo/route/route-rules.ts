@@ -15,6 +15,8 @@ import {
 export interface RouteRule {
   /** Its position in the rule list, from 0. */
   readonly index: number;
+  /** Where it is, for messages: `rules.json: routing.rules[2]`. */
+  readonly where: string;
   readonly outboundTag: string;
   /** "domain" then "domains" entries; none: no domain condition. */
   readonly domain: readonly DomainEntry[];
@@ -198,7 +200,7 @@ function parseRule(raw: Json, index: number, where: string, warnings: string[]):
   // A network list only makes a condition when it has entries; names are not trimmed ("tcp, udp" holds " udp").
   const networkTcp =
     network && network.length > 0 ? network.some((n) => n.toLowerCase() === 'tcp') : undefined;
-  return { index, outboundTag, domain, domainText, ip, ipText, networkTcp };
+  return { index, where, outboundTag, domain, domainText, ip, ipText, networkTcp };
 }
 
 function entry<T>(parse: () => T, where: string): T {
