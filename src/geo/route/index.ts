@@ -1,5 +1,7 @@
 // Routing decisions as v2ray 4.34 makes them: a v2ray/Xray rule list parsed and checked, compiled
 // over the site and IP files, and asked where a connection to a domain or an address goes.
+
+export { formatDecision, NO_MATCH_TEXT, type RouteFormat } from './route-answer.js';
 export {
   type DomainEntry,
   GEOIP_FILE,
