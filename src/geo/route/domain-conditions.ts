@@ -7,6 +7,7 @@
 // kept aside and compared directly. A plain query is matched as is (D or O hits); any other query
 // (capitals, non-ASCII, a final dot) can equal no plain full value and end in a plain domain value
 // only through its plain label suffix, so D is matched on that suffix and the regexps run on the query.
+import { RE2JS } from 're2js';
 import type { GeoDat } from '../dat/geo-dat.js';
 import { GeoError } from '../errors.js';
 import { DomainType } from '../model.js';
@@ -14,11 +15,14 @@ import { type SiteMatcher, SiteMatcherBuilder } from '../site/site-matcher.js';
 import { compileSiteRegex, type SiteRegex } from '../site/site-regex.js';
 import { decodeUtf8, WireReader } from '../wire/wire-reader.js';
 
-/** A value compared directly, with v2ray's string semantics. */
-interface DirectRule {
-  readonly type: DomainType;
-  readonly value: string;
-}
+/**
+ * A value compared directly, with v2ray's string semantics; a rule's own regexps run on re2js
+ * (linear time, whatever the pattern: they may come from an API request).
+ */
+type PlainType = typeof DomainType.Full | typeof DomainType.RootDomain | typeof DomainType.Plain;
+type DirectRule =
+  | { readonly type: PlainType; readonly value: string }
+  | { readonly type: typeof DomainType.Regex; readonly value: string; readonly re: RE2JS };
 
 /** One domain item: its matcher targets and what the matcher does not hold. */
 interface DomainItem {
@@ -75,6 +79,11 @@ function hasAttributeKeys(bytes: Uint8Array, start: number, end: number, keys: r
   return keys.every((k) => found.has(k));
 }
 
+function isAscii(text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) >= 128) return false;
+  return true;
+}
+
 /** v2ray's test of one directly compared value against a name. */
 function directMatch(rule: DirectRule, name: string): boolean {
   const v = rule.value;
@@ -83,6 +92,9 @@ function directMatch(rule: DirectRule, name: string): boolean {
       return name === v;
     case DomainType.RootDomain:
       return name === v || (name.endsWith(v) && name.charCodeAt(name.length - v.length - 1) === 46);
+    case DomainType.Regex:
+      // Go matches the name's UTF-8 bytes.
+      return rule.re.test(isAscii(name) ? name : Buffer.from(name, 'utf8'));
     default:
       return name.includes(v);
   }
@@ -151,7 +163,7 @@ export class DomainConditions {
           if (forO) this.builder.addRuleBytes(type, bytes, from, to);
           if (type === DomainType.Regex) item.regexPatterns.push(decodeUtf8(bytes, from, to));
           else if (!forD && !forO)
-            item.direct.push({ type: type as DomainType, value: decodeUtf8(bytes, from, to) });
+            item.direct.push({ type: type as PlainType, value: decodeUtf8(bytes, from, to) });
         },
       });
     }
@@ -171,13 +183,13 @@ export class DomainConditions {
         }
         item.count++;
         if (r.type === DomainType.Regex) {
+          let re: RE2JS;
           try {
-            this.builder.addRule(r.type, r.value);
+            re = RE2JS.compile(r.value);
           } catch (err) {
-            if (err instanceof GeoError) throw new GeoError(err.code, `${r.where}: ${err.message}`);
-            throw err;
+            throw new GeoError('regexp_invalid', `${r.where}: invalid regexp: ${(err as Error).message}`);
           }
-          item.regexPatterns.push(r.value);
+          item.direct.push({ type: DomainType.Regex, value: r.value, re });
         } else if (r.type === DomainType.Full && plain) this.builder.addRule(r.type, r.value);
         else if (!(r.type === DomainType.RootDomain && plain))
           item.direct.push({ type: r.type, value: r.value });
