@@ -1,6 +1,7 @@
 // The files a rule list names, for the CLI: `geosite:` reads the --site file, `geoip:` the --ip
 // file, and `ext:FILE:CODE` reads FILE beside the --site file (domain entries) or the --ip file
-// (ip entries), as v2ray reads every one of them from its asset directory.
+// (ip entries), as v2ray reads every one of them from its asset directory. The server gives no
+// ext: files (a request may not name files to read).
 import { dirname, join } from 'node:path';
 import { GeoDat } from '../dat/geo-dat.js';
 import { GeoError } from '../errors.js';
@@ -12,7 +13,12 @@ export class RouteFiles implements RouteAssets {
   private readonly opened = new Map<string, GeoDat>();
 
   constructor(
-    private readonly paths: { readonly site?: string | undefined; readonly ip?: string | undefined },
+    private readonly paths: {
+      readonly site?: string | undefined;
+      readonly ip?: string | undefined;
+      /** false: refuse ext: entries (the server). */
+      readonly ext?: boolean | undefined;
+    },
   ) {}
 
   /** Opens `geosite.dat` / `geoip.dat` (the given files) or an ext: file beside them. */
@@ -23,7 +29,17 @@ export class RouteFiles implements RouteAssets {
       file === (kind === 'site' ? GEOSITE_FILE : GEOIP_FILE)
         ? `${kind === 'site' ? 'geosite' : 'geoip'}:`
         : `ext:${file}`;
-    if (!given) throw new GeoError('usage', `the rules name ${named} lists: give ${flag}`);
+    if (named.startsWith('ext:') && this.paths.ext === false) {
+      throw new GeoError(
+        'route_rule',
+        `${named}: ext: files are not read here; use geosite: and geoip: lists`,
+      );
+    }
+    if (!given) {
+      const none = kind === 'site' ? 'site file' : 'IP file';
+      const how = this.paths.ext === false ? 'is loaded' : `is given (${flag})`;
+      throw new GeoError('route_rule', `the rules name ${named} lists but no ${none} ${how}`);
+    }
     // As Go's filepath.Join(assetDir, file): an absolute FILE is still taken under the directory.
     const path = named.startsWith('ext:') ? join(dirname(given), file) : given;
     let dat = this.opened.get(path);

@@ -128,6 +128,16 @@ interface RuleParts {
   readonly networkTcp: boolean | undefined;
 }
 
+/** Opens a file a rule names; a failure says which rule and entry named it. */
+function openAt(assets: RouteAssets, file: string, kind: 'site' | 'ip', at: string): GeoDat {
+  try {
+    return assets.open(file, kind);
+  } catch (err) {
+    if (err instanceof GeoError) throw new GeoError(err.code, `${at}: ${err.message}`);
+    throw err;
+  }
+}
+
 function compileRule(
   rule: RouteRule,
   assets: RouteAssets,
@@ -151,7 +161,7 @@ function compileRule(
     const key = `${entry.file}\0${entry.code.toUpperCase()}\0${[...entry.attrs].sort().join('@')}`;
     let item = siteItems.get(key);
     if (item === undefined) {
-      item = domains.addList(assets.open(entry.file, 'site'), entry.code, entry.attrs, at);
+      item = domains.addList(openAt(assets, entry.file, 'site', at), entry.code, entry.attrs, at);
       siteItems.set(key, item);
     }
     domainItems.push(item);
@@ -166,7 +176,7 @@ function compileRule(
       cidrs.push(entry.cidr);
       return;
     }
-    lists.push(ips.addList(entry.key, () => assets.open(entry.file, 'ip'), entry.code, at));
+    lists.push(ips.addList(entry.key, () => openAt(assets, entry.file, 'ip', at), entry.code, at));
     inverse.push(entry.inverse ? 1 : 0);
   });
   // v2ray gathers a rule's networks into one list of their own.

@@ -1,0 +1,38 @@
+// POST /api/geo/route's work: a rule list compiled over the files the geo service has loaded (read
+// again from their paths; no ext: files), then v2ray's decision for each query. The last compiled
+// table is kept for the same rules and the same loaded files, so a client asking again in batches
+// does not pay for loading the lists each time.
+import { RouteFiles } from '../route/route-files.js';
+import { routeRulesFrom } from '../route/route-rules.js';
+import { type RouteDecision, RouteTable } from '../route/route-table.js';
+import type { GeoLookup } from './geo-lookup.js';
+
+/** The answer of POST /api/geo/route. */
+export interface RouteAnswer {
+  readonly results: readonly RouteDecision[];
+  /** What the rules do that a user may not expect (never-matching rules, Xray-only syntax). */
+  readonly warnings: readonly string[];
+}
+
+let last: { lookup: GeoLookup; key: string; table: RouteTable } | undefined;
+
+/** Compiles `rules` (as a request gave them) over the lookup's files and decides every query. */
+export function routeDecisions(lookup: GeoLookup, rules: unknown, queries: readonly string[]): RouteAnswer {
+  const key = JSON.stringify(rules);
+  let table = last?.lookup === lookup && last.key === key ? last.table : undefined;
+  if (!table) {
+    const files = new RouteFiles({
+      site: lookup.files.find((f) => f.kind === 'site')?.path,
+      ip: lookup.files.find((f) => f.kind === 'ip')?.path,
+      ext: false,
+    });
+    try {
+      table = RouteTable.compile(routeRulesFrom(rules, 'request'), files);
+    } finally {
+      files.close();
+    }
+    last = { lookup, key, table };
+  }
+  const decided = table;
+  return { results: queries.map((q) => decided.decide(q)), warnings: decided.warnings };
+}
