@@ -32,7 +32,7 @@ export class RouteFiles implements RouteAssets {
     if (named.startsWith('ext:') && this.paths.ext === false) {
       throw new GeoError(
         'route_rule',
-        `${named}: ext: files are not read here; use geosite: and geoip: lists`,
+        `ext: files are not read here (${file}); use geosite: and geoip: lists`,
       );
     }
     if (!given) {
