@@ -136,11 +136,9 @@ export class DomainConditions {
    * keeping the rules that carry every attribute key. `where` starts error messages.
    */
   addList(dat: GeoDat, code: string, attrs: readonly string[], where: string): number {
-    if (dat.kind !== 'site') {
-      throw new GeoError(
-        'dat_kind',
-        `${where}: ${dat.name} holds ${dat.kind === 'empty' ? 'no' : dat.kind} lists, not site lists`,
-      );
+    // A file with no rule at all (kind 'empty') serves either kind.
+    if (dat.kind === 'ip') {
+      throw new GeoError('dat_kind', `${where}: ${dat.name} holds ${dat.kind} lists, not site lists`);
     }
     const entry = dat.lists().get(code.toUpperCase())?.[0];
     if (!entry) throw new GeoError('code_not_found', `${where}: no list "${code}" in ${dat.name}`);

@@ -22,11 +22,9 @@ export type RouteAddress =
 
 /** The networks of a list file's entry, host bits as written. */
 function readCidrs(dat: GeoDat, code: string, where: string): RouteCidr[] {
-  if (dat.kind !== 'ip') {
-    throw new GeoError(
-      'dat_kind',
-      `${where}: ${dat.name} holds ${dat.kind === 'empty' ? 'no' : dat.kind} lists, not IP lists`,
-    );
+  // A file with no rule at all (kind 'empty') serves either kind.
+  if (dat.kind === 'site') {
+    throw new GeoError('dat_kind', `${where}: ${dat.name} holds ${dat.kind} lists, not IP lists`);
   }
   // v2ray takes the first entry whose code equals the name ignoring case.
   const entry = dat.lists().get(code.toUpperCase())?.[0];
