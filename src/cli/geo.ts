@@ -288,11 +288,13 @@ export function registerGeo(program: Command): void {
         for (const w of table.warnings) process.stderr.write(`warning: ${w}\n`);
         const format = opts.json ? 'json' : 'text';
         if (queries.length > 0) {
-          print(queries.map((q) => r.formatDecision(table.decide(q), format)).join(''));
+          print(queries.map((q) => r.formatDecision(table.decide(q), format, table.firstOutbound)).join(''));
           return;
         }
         print('');
-        await answerLines(process.stdin, process.stdout, (q) => r.formatDecision(table.decide(q), format));
+        await answerLines(process.stdin, process.stdout, (q) =>
+          r.formatDecision(table.decide(q), format, table.firstOutbound),
+        );
       },
     );
 

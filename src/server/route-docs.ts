@@ -459,6 +459,7 @@ const DOCS: Record<string, RouteDoc> = {
             }),
           },
           warnings: { type: 'array', items: STR },
+          firstOutbound: { type: ['string', 'null'] },
         }),
         503: ERROR,
         ...ADMIN_ERRORS,

@@ -97,6 +97,33 @@ describe.skipIf(!hasGeoCorpora)('branchgate geo route', () => {
     ]);
   });
 
+  test('with a whole config, names its first outbound and warns of tags that name no outbound', () => {
+    const config = {
+      outbounds: [
+        { tag: 'proxy', protocol: 'freedom' },
+        { tag: 'direct', protocol: 'freedom' },
+      ],
+      routing: { rules: [{ type: 'field', domain: ['geosite:cn'], outboundTag: 'drect' }] },
+    };
+    writeFileSync(p('config.json'), JSON.stringify(config));
+    const run = cli([
+      'route',
+      '--rules',
+      p('config.json'),
+      '--site',
+      p('geosite.dat'),
+      'baidu.com',
+      'example.org',
+    ]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(
+      'baidu.com\tdrect\trule 0\nexample.org\t-\tno rule matched: v2ray uses its first outbound ("proxy")\n',
+    );
+    expect(run.stderr).toBe(
+      `warning: ${p('config.json')}: routing.rules[0]: outboundTag "drect" names no outbound: v2ray sends what it matches to its first outbound ("proxy")\n`,
+    );
+  });
+
   test('refuses rules it cannot evaluate, naming the file, the rule and the entry', () => {
     const refuse = (rules: unknown, message: string | RegExp) => {
       writeFileSync(p('bad.json'), typeof rules === 'string' ? rules : JSON.stringify(rules));

@@ -37,6 +37,8 @@ export interface RouteRuleSet {
   readonly rules: readonly RouteRule[];
   /** Things v2ray ignores that a user may not expect it to (unknown keys, a balancerTag beside an outboundTag). */
   readonly warnings: readonly string[];
+  /** The tags of a whole config's "outbounds", in order ("" for none); undefined without them. */
+  readonly outboundTags: readonly string[] | undefined;
 }
 
 /** Fields v2ray has that geo route cannot evaluate: a query carries only a domain or an address. */
@@ -108,6 +110,17 @@ function checkStrategy(value: Json, where: string): void {
       `${where}: ${needs} makes v2ray resolve names through DNS, which geo route does not do; use AsIs (and query the addresses yourself)`,
     );
   }
+}
+
+/** The tags of a config's outbounds (v2ray's first outbound is the one used when no rule matches). */
+function outboundTags(doc: Json): string[] | undefined {
+  if (!isObject(doc)) return undefined;
+  const list = fields(doc, ['outbounds']).byName.get('outbounds');
+  if (!Array.isArray(list)) return undefined;
+  return list.map((o) => {
+    const tag = isObject(o) ? fields(o, ['tag']).byName.get('tag') : undefined;
+    return typeof tag === 'string' ? tag : '';
+  });
 }
 
 /** The raw rules, each with the path it was found at (`routing.rules[2]`). */
@@ -230,5 +243,5 @@ export function parseRouteRules(text: string, name: string): RouteRuleSet {
 export function routeRulesFrom(doc: Json, name: string): RouteRuleSet {
   const warnings: string[] = [];
   const parsed = ruleArray(doc, name).map((r, k) => parseRule(r.raw, k, `${name}: ${r.path}`, warnings));
-  return { rules: parsed, warnings };
+  return { rules: parsed, warnings, outboundTags: outboundTags(doc) };
 }

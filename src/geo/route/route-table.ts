@@ -46,6 +46,8 @@ export class RouteTable {
     private readonly ips: IpConditions,
     /** What the rules do that a user may not expect (never-matching rules, Xray-only syntax). */
     readonly warnings: readonly string[],
+    /** The tag of the config's first outbound (used when no rule matches), when the rules came with outbounds. */
+    readonly firstOutbound: string | undefined,
   ) {}
 
   /** Number of rules. */
@@ -83,6 +85,12 @@ export class RouteTable {
           `${c.where}: "geoip:!CODE" is read as Xray reads it (every address outside CODE); v2ray 4.34 refuses it`,
         );
       }
+      const tags = set.outboundTags;
+      if (tags && tags.length > 0 && !tags.includes(rule.outboundTag)) {
+        warnings.push(
+          `${c.where}: outboundTag "${rule.outboundTag}" names no outbound: v2ray sends what it matches to its first outbound ("${tags[0]}")`,
+        );
+      }
       rules.push({
         index: rule.index,
         outboundTag: rule.outboundTag,
@@ -91,7 +99,7 @@ export class RouteTable {
         networkTcp: c.networkTcp,
       });
     }
-    return new RouteTable(rules, domains, ips, warnings);
+    return new RouteTable(rules, domains, ips, warnings, set.outboundTags?.[0]);
   }
 
   /**

@@ -12,6 +12,8 @@ export interface RouteAnswer {
   readonly results: readonly RouteDecision[];
   /** What the rules do that a user may not expect (never-matching rules, Xray-only syntax). */
   readonly warnings: readonly string[];
+  /** The tag of the config's first outbound (used when no rule matches); null when the rules came without outbounds. */
+  readonly firstOutbound: string | null;
 }
 
 let last: { lookup: GeoLookup; key: string; table: RouteTable } | undefined;
@@ -34,5 +36,9 @@ export function routeDecisions(lookup: GeoLookup, rules: unknown, queries: reado
     last = { lookup, key, table };
   }
   const decided = table;
-  return { results: queries.map((q) => decided.decide(q)), warnings: decided.warnings };
+  return {
+    results: queries.map((q) => decided.decide(q)),
+    warnings: decided.warnings,
+    firstOutbound: decided.firstOutbound ?? null,
+  };
 }
