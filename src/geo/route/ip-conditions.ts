@@ -49,7 +49,9 @@ export class IpConditions {
   private targets = 0;
   private matcher: IpMatcher | undefined;
   private out = new Uint32Array(0);
-  private readonly hit: boolean[] = [];
+  /** Per matcher list: the query stamp it was last hit at. */
+  private hit = new Uint32Array(0);
+  private stamp = 0;
   private readonly words = new Uint32Array(4);
   private address: RouteAddress = { v6: false, ip: 0 };
 
@@ -96,6 +98,7 @@ export class IpConditions {
   build(): void {
     this.matcher = this.builder.build();
     this.out = new Uint32Array(this.matcher.size);
+    this.hit = new Uint32Array(this.matcher.size);
   }
 
   /** Takes an address query: matches it once for every list in the matcher. */
@@ -103,8 +106,11 @@ export class IpConditions {
     const m = this.matcher;
     if (!m) throw new Error('IpConditions: prepare before build');
     this.address = address;
-    this.hit.length = 0;
-    this.hit.length = this.targets;
+    this.stamp = (this.stamp + 1) >>> 0;
+    if (this.stamp === 0) {
+      this.hit.fill(0);
+      this.stamp = 1;
+    }
     if (this.targets === 0) return;
     let n: number;
     if (!address.v6) n = m.matchV4(address.ip, this.out);
@@ -112,13 +118,13 @@ export class IpConditions {
       for (let k = 0; k < 4; k++) this.words[k] = Number((address.ip >> BigInt(96 - 32 * k)) & 0xffffffffn);
       n = m.matchV6(this.words, 0, this.out);
     }
-    for (let k = 0; k < n; k++) this.hit[this.out[k] as number] = true;
+    for (let k = 0; k < n; k++) this.hit[this.out[k] as number] = this.stamp;
   }
 
   /** Whether a list holds the prepared address. */
   holds(index: number): boolean {
     const list = this.lists[index] as IpList;
-    if (!list.search) return this.hit[list.target] === true;
+    if (!list.search) return this.hit[list.target] === this.stamp;
     const a = this.address;
     return a.v6 ? list.search.match6(a.ip) : list.search.match4(a.ip);
   }
