@@ -121,6 +121,11 @@ describe.skipIf(!hasGeoCorpora)('POST /api/geo/route', () => {
       'route_rule',
       'request: rules[0].inboundTag: not supported: a geo route query carries only a domain or an address (remove the field or the rule)',
     );
+    await refused(
+      { routing: { rules: Array(1001).fill(RULES[2]) } },
+      'route_rule',
+      'request: 1001 rules; at most 1000 a request',
+    );
     const noQueries = await route(geo, { rules: RULES, queries: [] });
     expect(noQueries.status).toBe(400);
     expect(noQueries.json().error.message).toMatch(/queries/);

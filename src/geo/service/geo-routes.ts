@@ -9,12 +9,10 @@ import type { AppDeps } from '../../server/deps.js';
 import { sendError } from '../../server/error-catalogue.js';
 import { GeoError } from '../errors.js';
 import type { GeoService } from './geo-service.js';
-import { routeDecisions } from './route-decisions.js';
+import { MAX_ROUTE_RULES, routeDecisions } from './route-decisions.js';
 
 /** The most queries one request may carry. */
 export const MAX_LOOKUP_QUERIES = 10_000;
-/** The most rules one route request may carry. */
-export const MAX_ROUTE_RULES = 1000;
 
 const pathOrNull = { anyOf: [{ type: 'string', minLength: 1, maxLength: 4096 }, { type: 'null' }] };
 

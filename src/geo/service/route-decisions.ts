@@ -2,6 +2,7 @@
 // again from their paths; no ext: files), then v2ray's decision for each query. The last compiled
 // table is kept for the same rules and the same loaded files, so a client asking again in batches
 // does not pay for loading the lists each time.
+import { GeoError } from '../errors.js';
 import { RouteFiles } from '../route/route-files.js';
 import { routeRulesFrom } from '../route/route-rules.js';
 import { type RouteDecision, RouteTable } from '../route/route-table.js';
@@ -16,6 +17,9 @@ export interface RouteAnswer {
   readonly firstOutbound: string | null;
 }
 
+/** The most rules one route request may carry. */
+export const MAX_ROUTE_RULES = 1000;
+
 let last: { lookup: GeoLookup; key: string; table: RouteTable } | undefined;
 
 /** Compiles `rules` (as a request gave them) over the lookup's files and decides every query. */
@@ -29,7 +33,14 @@ export function routeDecisions(lookup: GeoLookup, rules: unknown, queries: reado
       ext: false,
     });
     try {
-      table = RouteTable.compile(routeRulesFrom(rules, 'request'), files);
+      const set = routeRulesFrom(rules, 'request');
+      if (set.rules.length > MAX_ROUTE_RULES) {
+        throw new GeoError(
+          'route_rule',
+          `request: ${set.rules.length} rules; at most ${MAX_ROUTE_RULES} a request`,
+        );
+      }
+      table = RouteTable.compile(set, files);
     } finally {
       files.close();
     }
