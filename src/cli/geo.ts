@@ -255,6 +255,50 @@ export function registerGeo(program: Command): void {
     );
 
   geo
+    .command('route')
+    .description(
+      'say which outbound v2ray 4.34 routes each domain or address to under a v2ray/Xray rule list (queries from stdin, one a line, when none are given)',
+    )
+    .argument('[query...]', 'domains and IPv4/IPv6 addresses, taken as given (case and a final dot count)')
+    .requiredOption('--rules <file>', 'rules: {"rules":[...]}, [...] or a whole v2ray config with "routing"')
+    .option('--site <file>', 'the geosite.dat that geosite: entries read (ext: files are read beside it)')
+    .option('--ip <file>', 'the geoip.dat that geoip: entries read (ext: files are read beside it)')
+    .option('--json', 'one JSON object a line: {"query","kind","outboundTag","rule"} (null: no rule matched)')
+    .action(
+      async (queries: string[], opts: { rules: string; site?: string; ip?: string; json?: boolean }) => {
+        const { readFileSync } = await import('node:fs');
+        const g = await loadGeo();
+        const r = await import('../geo/route/index.js');
+        const { answerLines } = await import('../geo/service/index.js');
+        let text: string;
+        try {
+          text = readFileSync(opts.rules, 'utf8');
+        } catch (err) {
+          throw new g.GeoError('file_unreadable', `cannot read ${opts.rules}: ${(err as Error).message}`);
+        }
+        const files = new r.RouteFiles(opts);
+        const compile = () => {
+          try {
+            return r.RouteTable.compile(r.parseRouteRules(text, opts.rules), files);
+          } finally {
+            files.close();
+          }
+        };
+        const table = compile();
+        for (const w of table.warnings) process.stderr.write(`warning: ${w}\n`);
+        const format = opts.json ? 'json' : 'text';
+        if (queries.length > 0) {
+          print(queries.map((q) => r.formatDecision(table.decide(q), format, table.firstOutbound)).join(''));
+          return;
+        }
+        print('');
+        await answerLines(process.stdin, process.stdout, (q) =>
+          r.formatDecision(table.decide(q), format, table.firstOutbound),
+        );
+      },
+    );
+
+  geo
     .command('export')
     .description('convert one list for another tool: text, dnsmasq (site lists) or nftables (IP lists)')
     .argument('<file>', 'a geosite.dat or geoip.dat')

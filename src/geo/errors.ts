@@ -18,7 +18,8 @@ export type GeoErrorCode =
   | 'export_unsupported'
   | 'regexp_invalid'
   | 'ip_invalid'
-  | 'mrs_corrupt';
+  | 'mrs_corrupt'
+  | 'route_rule';
 
 /** A geo failure: bad source line, corrupt .dat, unknown list code, unsupported conversion. */
 export class GeoError extends AppError<GeoErrorCode> {}

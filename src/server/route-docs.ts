@@ -429,6 +429,43 @@ const DOCS: Record<string, RouteDoc> = {
       },
     },
   },
+  'POST /api/geo/route': {
+    schema: {
+      ...doc(
+        'Geo',
+        'Where v2ray 4.34 routes each domain or address under a rule list',
+        ADMIN,
+        'An admin session or a token with the `geo:lookup` scope. `rules`: a v2ray/Xray rule array, `{"rules":[...]}` or a whole config with `routing`, read over the loaded geo files (no `ext:` files). Each result names the outbound of the first matching rule and its index; both null when no rule matched (v2ray then uses its first outbound). docs/geo.md.',
+      ),
+      body: body(
+        { rules: {}, queries: {} },
+        {
+          rules: [
+            { type: 'field', domain: ['geosite:cn'], outboundTag: 'direct' },
+            { type: 'field', ip: ['geoip:private', '10.0.0.0/8'], outboundTag: 'direct' },
+          ],
+          queries: ['www.baidu.com', '10.1.2.3', 'example.org'],
+        },
+      ),
+      response: {
+        200: open({
+          results: {
+            type: 'array',
+            items: open({
+              query: STR,
+              kind: { type: 'string', enum: ['domain', 'ip'] },
+              outboundTag: { type: ['string', 'null'] },
+              rule: { type: ['integer', 'null'] },
+            }),
+          },
+          warnings: { type: 'array', items: STR },
+          firstOutbound: { type: ['string', 'null'] },
+        }),
+        503: ERROR,
+        ...ADMIN_ERRORS,
+      },
+    },
+  },
   'GET /api/geo/status': {
     schema: {
       ...doc('Geo', 'The loaded geo files and their lists', ADMIN),

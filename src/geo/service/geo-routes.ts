@@ -1,5 +1,6 @@
 // The geo service's HTTP endpoints:
 //   POST /api/geo/lookup {"queries":[...]}   admin session or a token with geo:lookup
+//   POST /api/geo/route {"rules","queries"}  the same: v2ray's routing decision for each query
 //   GET  /api/geo/status                     admin: files, lists with counts, last load and error
 //   PUT  /api/geo/files {"site","ip"}        admin: set the files (null: back to the flag)
 //   POST /api/geo/reload                     admin: reload now (as SIGHUP does)
@@ -8,6 +9,7 @@ import type { AppDeps } from '../../server/deps.js';
 import { sendError } from '../../server/error-catalogue.js';
 import { GeoError } from '../errors.js';
 import type { GeoService } from './geo-service.js';
+import { MAX_ROUTE_RULES, routeDecisions } from './route-decisions.js';
 
 /** The most queries one request may carry. */
 export const MAX_LOOKUP_QUERIES = 10_000;
@@ -54,6 +56,45 @@ export async function geoRoutes(
         );
       }
       return { results: request.body.queries.map((query) => ({ query, codes: lookup.lookup(query) })) };
+    },
+  );
+
+  app.post<{ Body: { rules: unknown; queries: string[] } }>(
+    '/api/geo/route',
+    {
+      preHandler: deps.requireScope('geo:lookup'),
+      schema: {
+        body: {
+          type: 'object',
+          required: ['rules', 'queries'],
+          additionalProperties: false,
+          properties: {
+            rules: { anyOf: [{ type: 'array', maxItems: MAX_ROUTE_RULES }, { type: 'object' }] },
+            queries: {
+              type: 'array',
+              minItems: 1,
+              maxItems: MAX_LOOKUP_QUERIES,
+              items: { type: 'string', minLength: 1, maxLength: 1024 },
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const lookup = geo?.current();
+      if (!lookup) {
+        return sendError(
+          reply,
+          'unavailable',
+          'no geo files are loaded: start serve with --geosite/--geoip or set them on the console (Routing > Geo)',
+        );
+      }
+      try {
+        return routeDecisions(lookup, request.body.rules, request.body.queries);
+      } catch (err) {
+        if (err instanceof GeoError) return sendError(reply, err.code, err.message);
+        throw err;
+      }
     },
   );
 

@@ -9,4 +9,4 @@ export {
   type GeoServiceOptions,
   type GeoServiceStatus,
 } from './geo-service.js';
-export { formatAnswer, type LookupFormat, lookupLines } from './lookup-stream.js';
+export { answerLines, formatAnswer, type LookupFormat, lookupLines } from './lookup-stream.js';

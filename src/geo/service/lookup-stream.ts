@@ -31,11 +31,23 @@ function write(out: Writable, text: string): Promise<void> | undefined {
 }
 
 /** Answers every non-empty line of `input` (trimmed; CRLF accepted); resolves with the count answered. */
-export async function lookupLines(
+export function lookupLines(
   lookup: GeoLookup,
   input: Readable,
   output: Writable,
   format: LookupFormat,
+): Promise<number> {
+  return answerLines(input, output, (query) => formatAnswer(query, lookup.lookup(query), format));
+}
+
+/**
+ * Writes `answer(query)` for every non-empty line of `input` (trimmed; CRLF accepted), in order,
+ * in large chunks with backpressure; resolves with the count answered.
+ */
+export async function answerLines(
+  input: Readable,
+  output: Writable,
+  answerOf: (query: string) => string,
 ): Promise<number> {
   let rest = '';
   let pending = '';
@@ -43,7 +55,7 @@ export async function lookupLines(
   const answer = (line: string) => {
     const query = line.trim();
     if (query === '') return;
-    pending += formatAnswer(query, lookup.lookup(query), format);
+    pending += answerOf(query);
     answered++;
   };
   input.setEncoding('utf8');
