@@ -31,11 +31,16 @@ function readCidrs(dat: GeoDat, code: string, where: string): RouteCidr[] {
   if (!entry) throw new GeoError('code_not_found', `${where}: no list "${code}" in ${dat.name}`);
   const cidrs: RouteCidr[] = [];
   dat.scanIp(entry, {
-    v4: (ip, prefix) => cidrs.push({ v6: false, ip, prefix }),
-    v6: (bytes, offset, prefix) => {
-      let ip = 0n;
-      for (let k = 0; k < 16; k++) ip = (ip << 8n) | BigInt(bytes[offset + k] as number);
-      cidrs.push({ v6: true, ip, prefix });
+    v4: (starts, prefixes, n) => {
+      for (let k = 0; k < n; k++)
+        cidrs.push({ v6: false, ip: starts[k] as number, prefix: prefixes[k] as number });
+    },
+    v6: (words, prefixes, n) => {
+      for (let k = 0; k < n; k++) {
+        let ip = 0n;
+        for (let j = 0; j < 4; j++) ip = (ip << 32n) | BigInt(words[k * 4 + j] as number);
+        cidrs.push({ v6: true, ip, prefix: prefixes[k] as number });
+      }
     },
   });
   return cidrs;
