@@ -1,0 +1,59 @@
+// Reads a sing-box rule-set file of either form, told from its content: binary when it starts with
+// "SRS", source JSON otherwise. The result is one branchgate list; its code comes from the caller
+// or, failing that, from the file's name (geosite-google.srs -> GOOGLE).
+import { GeoError } from '../../errors.js';
+import type { RuleSetDocument } from './rule-set-rule.js';
+import { type RuleSetList, ruleSetToList } from './rule-set-to-list.js';
+import { readRuleSetSource } from './source-json-reader.js';
+import { readSrs, SRS_MAGIC } from './srs-reader.js';
+
+/** Options of readRuleSet. */
+export interface ReadRuleSetOptions {
+  /** The list's code; default: ruleSetCode(name). */
+  readonly code?: string | undefined;
+  /** What a rule-set with no rules is read as (default `site`). */
+  readonly emptyKind?: 'site' | 'ip' | undefined;
+}
+
+/** A rule-set read: its form, its version and the list it holds. */
+export type ReadRuleSetResult = RuleSetList & {
+  readonly format: 'binary' | 'source';
+  readonly version: number;
+};
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Reads an .srs or source .json rule-set; `name` (the file's name) is used in errors. */
+export function readRuleSet(
+  bytes: Uint8Array,
+  name: string,
+  options: ReadRuleSetOptions = {},
+): ReadRuleSetResult {
+  const binary = SRS_MAGIC.every((b, i) => bytes[i] === b);
+  let doc: RuleSetDocument;
+  if (binary) doc = readSrs(bytes, name);
+  else {
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      throw new GeoError('ruleset_corrupt', `${name}: at byte 0: neither "SRS" binary nor UTF-8 JSON text`);
+    }
+    doc = readRuleSetSource(text, name);
+  }
+  const list = ruleSetToList(doc.rules, {
+    code: options.code ?? ruleSetCode(name),
+    name,
+    emptyKind: options.emptyKind,
+  });
+  return { ...list, format: binary ? 'binary' : 'source', version: doc.version };
+}
+
+/** The list code a rule-set file name stands for: base name, less .srs/.json and geosite-/geoip-, upper case. */
+export function ruleSetCode(fileName: string): string {
+  const base = fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
+  return base
+    .replace(/\.(srs|json)$/i, '')
+    .replace(/^(geosite|geoip)-/i, '')
+    .toUpperCase();
+}
