@@ -5,6 +5,7 @@
 import { GeoError } from '../../errors.js';
 import { bigintToBytes, parseCidr } from '../../ip/ip-address.js';
 import type { Cidr } from '../../model.js';
+import { jsonErrorPosition } from './json-error-position.js';
 import type { RuleSetDocument, RuleSetRule } from './rule-set-rule.js';
 import { SRS_ITEM_NAMES } from './srs-item-names.js';
 
@@ -30,10 +31,10 @@ export function readRuleSetSource(text: string, name: string): RuleSetDocument {
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    const message = (err as Error).message;
-    const at = /position (\d+)/.exec(message);
-    const where = at ? lineColumn(text, Number(at[1])) : `line ${text.split('\n').length} (end of text)`;
-    return fail('ruleset_corrupt', where, `not valid JSON (${message})`);
+    const at = jsonErrorPosition(text);
+    const where =
+      at < 0 || at >= text.length ? `${lineColumn(text, text.length)} (the end)` : lineColumn(text, at);
+    return fail('ruleset_corrupt', where, `not valid JSON (${(err as Error).message.slice(0, 200)})`);
   }
   if (!isObject(doc)) return fail('ruleset_corrupt', 'top level', 'a rule-set is a JSON object');
   for (const key of Object.keys(doc)) {
@@ -72,7 +73,7 @@ function readRule(raw: unknown, where: string, fail: Fail): RuleSetRule {
       fail(
         'ruleset_unsupported',
         `${where}.${key}`,
-        `a ${key} item, which a branchgate list cannot hold (only domain, domain_suffix, domain_keyword, domain_regex and ip_cidr)`,
+        `the item ${key}, which a branchgate list cannot hold (only domain, domain_suffix, domain_keyword, domain_regex and ip_cidr)`,
       );
     }
   }

@@ -124,7 +124,7 @@ function readRule(cursor: SrsCursor, index: number): RuleSetRule {
       default:
         throw new GeoError(
           'ruleset_unsupported',
-          `${cursor.name}: rule ${index} has a ${itemName} item (type ${item}) at byte ${itemAt} of the decompressed data, which a branchgate list cannot hold (only domain, domain_suffix, domain_keyword, domain_regex and ip_cidr)`,
+          `${cursor.name}: rule ${index} has the item ${itemName} (type ${item}) at byte ${itemAt} of the decompressed data, which a branchgate list cannot hold (only domain, domain_suffix, domain_keyword, domain_regex and ip_cidr)`,
         );
     }
   }
