@@ -577,7 +577,7 @@ describe('binary refusals name the file and the byte', () => {
       /t\.srs: corrupt rule-set at byte 4.*ends early/,
     );
     expect(refusal(() => readRuleSet(Uint8Array.of(0x53, 0x52), 's.srs')).message).toMatch(
-      /s\.srs: line 1 column 1: not valid JSON/,
+      /s\.srs: at byte 0: neither a binary rule-set/,
     );
     expect(refusal(() => readRuleSet(Uint8Array.of(0xff, 0xfe, 0), 'b.srs')).message).toMatch(
       /b\.srs: at byte 0/,

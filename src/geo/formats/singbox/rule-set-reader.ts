@@ -37,7 +37,14 @@ export function readRuleSet(
     try {
       text = utf8.decode(bytes);
     } catch {
-      throw new GeoError('ruleset_corrupt', `${name}: at byte 0: neither "SRS" binary nor UTF-8 JSON text`);
+      text = '';
+    }
+    // Source JSON is an object: anything else is neither form (an empty or damaged file).
+    if (!/^[ \t\r\n]*\{/.test(text)) {
+      throw new GeoError(
+        'ruleset_corrupt',
+        `${name}: at byte 0: neither a binary rule-set ("SRS") nor source JSON (UTF-8 text starting with "{")`,
+      );
     }
     doc = readRuleSetSource(text, name);
   }
