@@ -431,12 +431,12 @@ describe('source JSON', () => {
     );
   });
 
-  test('reads several rules, bare values, empty items it cannot hold, and leading-dot suffixes', () => {
+  test('reads several rules, bare values, empty items it cannot hold, leading-dot suffixes, field names in any case (as Go)', () => {
     const json = JSON.stringify({
       version: 1,
       rules: [
         { domain_suffix: ['.example.com', 'example.net'], process_name: [], invert: false },
-        { type: 'default', domain_keyword: 'ads', domain: 'x.org' },
+        { Type: 'default', domain_keyword: 'ads', Domain: 'x.org' },
       ],
     });
     expect(siteOf(text.encode(json), 'ads.json').rules).toEqual([

@@ -37,17 +37,18 @@ export function readRuleSetSource(text: string, name: string): RuleSetDocument {
     return fail('ruleset_corrupt', where, `not valid JSON (${(err as Error).message.slice(0, 200)})`);
   }
   if (!isObject(doc)) return fail('ruleset_corrupt', 'top level', 'a rule-set is a JSON object');
-  for (const key of Object.keys(doc)) {
+  const top = foldKeys(doc);
+  for (const key of Object.keys(top)) {
     if (key !== 'version' && key !== 'rules') fail('ruleset_corrupt', key, 'unknown field');
   }
-  const version = doc.version;
+  const version = top.version;
   if (version === undefined || version === 0) fail('ruleset_corrupt', 'version', 'missing rule-set version');
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
     return fail('ruleset_corrupt', 'version', `${JSON.stringify(version)} is not a version number`);
   }
   if (version > 4)
     fail('ruleset_unsupported', 'version', `rule-set version ${version} is newer than this reader (1 to 4)`);
-  const rawRules = doc.rules ?? [];
+  const rawRules = top.rules ?? [];
   if (!Array.isArray(rawRules)) return fail('ruleset_corrupt', 'rules', 'must be a list');
   const rules = rawRules.map((raw, i) => readRule(raw, `rules[${i}]`, fail));
   return { version, rules };
@@ -55,8 +56,9 @@ export function readRuleSetSource(text: string, name: string): RuleSetDocument {
 
 type Fail = (code: 'ruleset_corrupt' | 'ruleset_unsupported', where: string, what: string) => never;
 
-function readRule(raw: unknown, where: string, fail: Fail): RuleSetRule {
-  if (!isObject(raw)) return fail('ruleset_corrupt', where, 'a rule is a JSON object');
+function readRule(input: unknown, where: string, fail: Fail): RuleSetRule {
+  if (!isObject(input)) return fail('ruleset_corrupt', where, 'a rule is a JSON object');
+  const raw = foldKeys(input);
   const type = raw.type ?? '';
   if (type === 'logical')
     fail(
@@ -121,6 +123,13 @@ function cidr(text: string, where: string, fail: Fail): Cidr {
         parsed.start & 255,
       );
   return { ip, prefix: parsed.prefix };
+}
+
+/** Field names matched without regard to ASCII case, the later of two equal ones winning, as Go's encoding/json does. */
+function foldKeys(object: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) out[key.toLowerCase()] = value;
+  return out;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
