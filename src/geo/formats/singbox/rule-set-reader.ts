@@ -2,6 +2,7 @@
 // "SRS", source JSON otherwise. The result is one branchgate list; its code comes from the caller
 // or, failing that, from the file's name (geosite-google.srs -> GOOGLE).
 import { GeoError } from '../../errors.js';
+import { ruleSetCode } from './rule-set-code.js';
 import type { RuleSetDocument } from './rule-set-rule.js';
 import { type RuleSetList, ruleSetToList } from './rule-set-to-list.js';
 import { readRuleSetSource } from './source-json-reader.js';
@@ -54,13 +55,4 @@ export function readRuleSet(
     emptyKind: options.emptyKind,
   });
   return { ...list, format: binary ? 'binary' : 'source', version: doc.version };
-}
-
-/** The list code a rule-set file name stands for: base name, less .srs/.json and geosite-/geoip-, upper case. */
-export function ruleSetCode(fileName: string): string {
-  const base = fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
-  return base
-    .replace(/\.(srs|json)$/i, '')
-    .replace(/^(geosite|geoip)-/i, '')
-    .toUpperCase();
 }

@@ -77,6 +77,6 @@ export function ruleSetToList(rules: readonly RuleSetRule[], options: RuleSetLis
 }
 
 /** The regexp matching every name that ends with `text` (`.example.com` -> `\.example\.com$`). */
-export function endingRegex(text: string): string {
+function endingRegex(text: string): string {
   return `${text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')}$`;
 }
