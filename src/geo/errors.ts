@@ -19,7 +19,13 @@ export type GeoErrorCode =
   | 'regexp_invalid'
   | 'ip_invalid'
   | 'mrs_corrupt'
-  | 'route_rule';
+  | 'route_rule'
+  | 'ruleset_corrupt'
+  | 'ruleset_unsupported';
 
-/** A geo failure: bad source line, corrupt .dat, unknown list code, unsupported conversion. */
+/**
+ * A geo failure: bad source line, corrupt .dat, unknown list code, unsupported conversion;
+ * ruleset_corrupt / ruleset_unsupported: a sing-box rule-set that is malformed / holds what a
+ * branchgate list cannot.
+ */
 export class GeoError extends AppError<GeoErrorCode> {}

@@ -26,6 +26,18 @@ export {
   selectRules,
   siteRuleToText,
 } from './formats/list-text.js';
+export {
+  type ReadRuleSetOptions,
+  type ReadRuleSetResult,
+  type RuleSetList,
+  type RuleSetVersion,
+  readRuleSet,
+  ruleSetCode,
+  type WriteRuleSetSourceOptions,
+  type WriteSrsOptions,
+  writeRuleSetSource,
+  writeSrs,
+} from './formats/singbox/index.js';
 export { CidrSet } from './ip/cidr-set.js';
 export { formatCidr, type ParsedCidr, parseCidr } from './ip/ip-address.js';
 export { compileIpLists } from './ip/ip-compiler.js';
