@@ -1,14 +1,15 @@
 // Converts one list to what other tools load: plain text (source syntax or CIDRs), dnsmasq
-// `ipset=`/`nftset=`/`server=` lines for a site list, or an nftables set file for an IP list.
-// Rules a target cannot express (keyword, regexp for dnsmasq) are skipped and counted.
+// `ipset=`/`nftset=`/`server=` lines or AdGuard Home filtering rules for a site list, or an
+// nftables set file for an IP list. Rules a target cannot express (keyword, regexp for dnsmasq)
+// are skipped and counted.
 
 import type { GeoDat } from '../dat/geo-dat.js';
 import { GeoError } from '../errors.js';
-import { DomainType } from '../model.js';
+import { DomainType, type SiteRule } from '../model.js';
 import { cidrToText, parseListSelector, selectRules, siteRuleToText } from './list-text.js';
 
 /** Export formats. */
-export type ExportFormat = 'text' | 'dnsmasq' | 'nftables';
+export type ExportFormat = 'text' | 'dnsmasq' | 'nftables' | 'adguard';
 
 /** Options of exportList. */
 export interface ExportOptions {
@@ -57,6 +58,7 @@ export function exportList(dat: GeoDat, options: ExportOptions): ExportResult {
     const lines = rules.map(siteRuleToText);
     return { text: joinLines(lines), written: lines.length, skipped: 0 };
   }
+  if (options.to === 'adguard') return toAdGuard(list.code, rules);
   if (options.to === 'nftables') {
     throw new GeoError(
       'export_unsupported',
@@ -73,6 +75,28 @@ export function exportList(dat: GeoDat, options: ExportOptions): ExportResult {
       continue;
     }
     for (const t of targets) lines.push(`${t.key}=/${rule.value}/${t.value}`);
+  }
+  return { text: joinLines(lines), written: rules.length - skipped, skipped };
+}
+
+/**
+ * AdGuard Home's DNS filtering syntax (its urlfilter library): `||name^` a domain and its
+ * subdomains, `|name^` the name alone, `*keyword*` a substring (a bare word would be read as a
+ * hosts-style name), `/regexp/` a regexp (Go's RE2, as v2ray's, but AdGuard matches it without
+ * regard to case). A keyword under 3 characters makes a rule AdGuard refuses as too wide, and a
+ * regexp with `replace=` would be read as a modifier: those are skipped.
+ */
+function toAdGuard(code: string, rules: readonly SiteRule[]): ExportResult {
+  const lines = [`! ${code}: written by branchgate geo export --format adguard`];
+  let skipped = 0;
+  for (const rule of rules) {
+    if (rule.type === DomainType.RootDomain) lines.push(`||${rule.value}^`);
+    else if (rule.type === DomainType.Full) lines.push(`|${rule.value}^`);
+    else if (rule.type === DomainType.Plain && rule.value.length >= 3 && !/[*|^$]/.test(rule.value))
+      lines.push(`*${rule.value}*`);
+    else if (rule.type === DomainType.Regex && !rule.value.includes('replace='))
+      lines.push(`/${rule.value}/`);
+    else skipped++;
   }
   return { text: joinLines(lines), written: rules.length - skipped, skipped };
 }
