@@ -53,128 +53,98 @@ export function scanGeoIp(
   let inverseMatch = false;
   let pos = start;
   while (pos < end) {
+    // The CIDR at pos, when it is one: where its address is, its length (4 or 16) and prefix.
+    let ipAt = -1;
+    let ipLength = 0;
+    let prefix = 0;
     // Fast path: tag 0x12, a one-byte length, then 0x0a 0x04|0x10 address [0x10 prefix], all
     // inside the message. Prefix 0 is omitted by proto3 writers (length 6 / 18).
     if (bytes[pos] === 0x12 && bytes[pos + 2] === 0x0a) {
       const length = bytes[pos + 1] as number;
       const size = bytes[pos + 3] as number;
-      const next = pos + 2 + length;
-      if (next <= end) {
-        if (size === 4 && (length === 8 || length === 6)) {
-          const prefix = length === 8 ? (bytes[pos + 9] as number) : 0;
-          if (length === 6 || (bytes[pos + 8] === 0x10 && prefix <= 32)) {
-            if (n6 > 0) {
-              sink.v6(words6, prefixes6, n6);
-              n6 = 0;
-            }
-            starts4[n4] =
-              (bytes[pos + 4] as number) * 16777216 +
-              (((bytes[pos + 5] as number) << 16) |
-                ((bytes[pos + 6] as number) << 8) |
-                (bytes[pos + 7] as number));
-            prefixes4[n4++] = prefix;
-            if (n4 === BATCH) {
-              sink.v4(starts4, prefixes4, n4);
-              n4 = 0;
-            }
-            pos = next;
-            continue;
-          }
-        } else if (size === 16 && (length === 20 || length === 18)) {
-          const prefix = length === 20 ? (bytes[pos + 21] as number) : 0;
-          if (length === 18 || (bytes[pos + 20] === 0x10 && prefix <= 128)) {
-            if (n4 > 0) {
-              sink.v4(starts4, prefixes4, n4);
-              n4 = 0;
-            }
-            const o = n6 * 4;
-            for (let k = 0; k < 4; k++) {
-              const b = pos + 4 + k * 4;
-              words6[o + k] =
-                (((bytes[b] as number) << 24) |
-                  ((bytes[b + 1] as number) << 16) |
-                  ((bytes[b + 2] as number) << 8) |
-                  (bytes[b + 3] as number)) >>>
-                0;
-            }
-            prefixes6[n6++] = prefix;
-            if (n6 === BATCH) {
-              sink.v6(words6, prefixes6, n6);
-              n6 = 0;
-            }
-            pos = next;
-            continue;
-          }
+      if (
+        pos + 2 + length <= end &&
+        (size === 4 || size === 16) &&
+        (length === size + 4 || length === size + 2)
+      ) {
+        const p = length === size + 4 ? (bytes[pos + 5 + size] as number) : 0;
+        if (length === size + 2 || (bytes[pos + 4 + size] === 0x10 && p <= size * 8 && p < 0x80)) {
+          ipAt = pos + 4;
+          ipLength = size;
+          prefix = p;
+          pos += 2 + length;
         }
       }
     }
-    // General path: one field through the checked reader.
-    r.pos = pos;
-    const tag = r.uint32();
-    const field = tag >>> 3;
-    const wire = tag & 7;
-    if (field === 1 && wire === 2) countryCode = r.string();
-    else if (field === 2 && wire === 2) {
-      const at = r.pos;
-      const cidrEnd = r.lengthEnd();
-      // The CIDR's own fields, read with the same reader limited to the CIDR.
-      r.end = cidrEnd;
-      let ipAt = -1;
-      let ipLength = 0;
-      let prefix = 0;
-      while (!r.done()) {
-        const t = r.uint32();
-        if (t === 0x0a) {
-          const e = r.lengthEnd();
-          ipAt = r.pos;
-          ipLength = e - r.pos;
-          r.pos = e;
-        } else if (t === 0x10) prefix = r.uint32();
-        else r.skip(t & 7);
+    if (ipAt === -1) {
+      // General path: one field through the checked reader.
+      r.pos = pos;
+      const tag = r.uint32();
+      const field = tag >>> 3;
+      const wire = tag & 7;
+      if (field === 2 && wire === 2) {
+        const at = r.pos;
+        const cidrEnd = r.lengthEnd();
+        // The CIDR's own fields, read with the same reader limited to the CIDR.
+        r.end = cidrEnd;
+        while (!r.done()) {
+          const t = r.uint32();
+          if (t === 0x0a) {
+            const e = r.lengthEnd();
+            ipAt = r.pos;
+            ipLength = e - r.pos;
+            r.pos = e;
+          } else if (t === 0x10) prefix = r.uint32();
+          else r.skip(t & 7);
+        }
+        r.end = end;
+        if (ipLength !== 4 && ipLength !== 16)
+          r.fail(`CIDR address of ${ipLength} bytes (expected 4 or 16)`, at);
+        if (prefix > ipLength * 8)
+          r.fail(`CIDR prefix /${prefix} too long for a ${ipLength}-byte address`, at);
+      } else if (field === 1 && wire === 2) countryCode = r.string();
+      else if (field === 3 && wire === 0) inverseMatch = r.int64() !== 0n;
+      else if (field === 5 && wire === 2) code = r.string();
+      else r.skip(wire);
+      pos = r.pos;
+      if (ipAt === -1) continue;
+    }
+    // Into the family's batch; the other family's batch goes first (file order is kept).
+    if (ipLength === 4) {
+      if (n6 > 0) {
+        sink.v6(words6, prefixes6, n6);
+        n6 = 0;
       }
-      r.end = end;
-      if (ipLength !== 4 && ipLength !== 16)
-        r.fail(`CIDR address of ${ipLength} bytes (expected 4 or 16)`, at);
-      if (prefix > ipLength * 8) r.fail(`CIDR prefix /${prefix} too long for a ${ipLength}-byte address`, at);
-      if (ipLength === 4) {
-        if (n6 > 0) {
-          sink.v6(words6, prefixes6, n6);
-          n6 = 0;
-        }
-        starts4[n4] =
-          (bytes[ipAt] as number) * 16777216 +
-          (((bytes[ipAt + 1] as number) << 16) |
-            ((bytes[ipAt + 2] as number) << 8) |
-            (bytes[ipAt + 3] as number));
-        prefixes4[n4++] = prefix;
-        if (n4 === BATCH) {
-          sink.v4(starts4, prefixes4, n4);
-          n4 = 0;
-        }
-      } else {
-        if (n4 > 0) {
-          sink.v4(starts4, prefixes4, n4);
-          n4 = 0;
-        }
-        for (let k = 0; k < 4; k++) {
-          const b = ipAt + k * 4;
-          words6[n6 * 4 + k] =
-            (((bytes[b] as number) << 24) |
-              ((bytes[b + 1] as number) << 16) |
-              ((bytes[b + 2] as number) << 8) |
-              (bytes[b + 3] as number)) >>>
-            0;
-        }
-        prefixes6[n6++] = prefix;
-        if (n6 === BATCH) {
-          sink.v6(words6, prefixes6, n6);
-          n6 = 0;
-        }
+      starts4[n4] =
+        (bytes[ipAt] as number) * 16777216 +
+        (((bytes[ipAt + 1] as number) << 16) |
+          ((bytes[ipAt + 2] as number) << 8) |
+          (bytes[ipAt + 3] as number));
+      prefixes4[n4++] = prefix;
+      if (n4 === BATCH) {
+        sink.v4(starts4, prefixes4, n4);
+        n4 = 0;
       }
-    } else if (field === 3 && wire === 0) inverseMatch = r.int64() !== 0n;
-    else if (field === 5 && wire === 2) code = r.string();
-    else r.skip(wire);
-    pos = r.pos;
+    } else {
+      if (n4 > 0) {
+        sink.v4(starts4, prefixes4, n4);
+        n4 = 0;
+      }
+      for (let k = 0; k < 4; k++) {
+        const b = ipAt + k * 4;
+        words6[n6 * 4 + k] =
+          (((bytes[b] as number) << 24) |
+            ((bytes[b + 1] as number) << 16) |
+            ((bytes[b + 2] as number) << 8) |
+            (bytes[b + 3] as number)) >>>
+          0;
+      }
+      prefixes6[n6++] = prefix;
+      if (n6 === BATCH) {
+        sink.v6(words6, prefixes6, n6);
+        n6 = 0;
+      }
+    }
   }
   if (n4 > 0) sink.v4(starts4, prefixes4, n4);
   if (n6 > 0) sink.v6(words6, prefixes6, n6);

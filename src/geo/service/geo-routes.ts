@@ -12,6 +12,9 @@ import type { GeoService } from './geo-service.js';
 import { MAX_ROUTE_RULES, routeDecisions } from './route-decisions.js';
 
 /** The most queries one request may carry. */
+const NOTHING_LOADED =
+  'no geo files are loaded: start serve with --geosite/--geoip or set them on the console (Routing > Geo)';
+
 export const MAX_LOOKUP_QUERIES = 10_000;
 
 const pathOrNull = { anyOf: [{ type: 'string', minLength: 1, maxLength: 4096 }, { type: 'null' }] };
@@ -49,11 +52,7 @@ export async function geoRoutes(
       // One lookup for the whole request, even if a reload swaps the service's meanwhile.
       const lookup = geo?.current();
       if (!lookup) {
-        return sendError(
-          reply,
-          'unavailable',
-          'no geo files are loaded: start serve with --geosite/--geoip or set them on the console (Routing > Geo)',
-        );
+        return sendError(reply, 'unavailable', NOTHING_LOADED);
       }
       return { results: request.body.queries.map((query) => ({ query, codes: lookup.lookup(query) })) };
     },
@@ -83,11 +82,7 @@ export async function geoRoutes(
     async (request, reply) => {
       const lookup = geo?.current();
       if (!lookup) {
-        return sendError(
-          reply,
-          'unavailable',
-          'no geo files are loaded: start serve with --geosite/--geoip or set them on the console (Routing > Geo)',
-        );
+        return sendError(reply, 'unavailable', NOTHING_LOADED);
       }
       try {
         return routeDecisions(lookup, request.body.rules, request.body.queries);

@@ -4,24 +4,15 @@
 // lists and inside them, IPv4 and IPv6. Deterministic for a seed.
 import { formatIPv4, formatIPv6, parseCidr } from '../../../src/geo/ip/ip-address.js';
 import { DomainType, type SiteList } from '../../../src/geo/model.js';
+import { seededRandom } from '../../../src/shared/seeded-random.js';
 import type { SocksTarget } from './socks5-client.js';
+
+export { seededRandom };
 
 /** One query: the text decide() reads and what the SOCKS client sends. */
 export interface RouteQuery {
   readonly text: string;
   readonly target: SocksTarget;
-}
-
-/** A small seeded PRNG (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Characters a SOCKS server accepts in a name (v2ray's isValidDomain), at most 255 bytes. */
