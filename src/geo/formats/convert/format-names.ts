@@ -1,0 +1,30 @@
+// Format names as the CLI takes them (`--to srs`) and the format an output file's extension
+// stands for (`-o cn.srs`): .dat, .srs, .json, .mrs, .yaml/.yml, .list/.txt (mihomo text).
+import { type ConvertFormat, FORMATS } from './convert-format.js';
+
+/** Every format name, in table order. */
+export const CONVERT_FORMATS = Object.keys(FORMATS) as readonly ConvertFormat[];
+
+const BY_EXTENSION: Readonly<Record<string, ConvertFormat>> = {
+  '.dat': 'dat',
+  '.srs': 'srs',
+  '.json': 'json',
+  '.mrs': 'mrs',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.list': 'list',
+  '.txt': 'list',
+};
+
+/** True when `name` is a format name. */
+export function isConvertFormat(name: string): name is ConvertFormat {
+  return Object.hasOwn(FORMATS, name);
+}
+
+/** The format a file name's extension stands for (case-insensitive), or undefined. */
+export function formatOfExtension(path: string): ConvertFormat | undefined {
+  const base = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  return BY_EXTENSION[base.slice(dot).toLowerCase()];
+}
