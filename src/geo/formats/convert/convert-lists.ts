@@ -2,8 +2,8 @@
 // account per list of what the target format could not hold. A .dat takes every list into one
 // file; every other format takes one list a file, named after its selector.
 import { GeoError } from '../../errors.js';
-import type { IpList, SiteList } from '../../model.js';
 import { encodeGeoIpList } from '../../ip/ip-encoder.js';
+import type { IpList, SiteList } from '../../model.js';
 import { encodeGeoSiteList } from '../../site/site-encoder.js';
 import { writeMrs } from '../mihomo/mrs-writer.js';
 import { writeProviderText } from '../mihomo/write-provider-text.js';

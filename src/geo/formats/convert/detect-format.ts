@@ -10,8 +10,6 @@ import type { ConvertFormat } from './convert-format.js';
 export type InputFormat = Extract<ConvertFormat, 'dat' | 'srs' | 'json' | 'mrs' | 'yaml' | 'list' | 'text'>;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-/** C0 controls other than tab, line feed, form feed and carriage return, and DEL. */
-const CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/;
 const SOURCE_TYPE = /^(?:domain|full|keyword|regexp|include):/i;
 const WRITE_ONLY: readonly [RegExp, string][] = [
   [/^(?:ipset|nftset|server|address)=\//, 'a dnsmasq configuration'],
@@ -41,13 +39,17 @@ export function detectFormat(bytes: Uint8Array, name: string): InputFormat {
 }
 
 function asText(bytes: Uint8Array): string | undefined {
+  // C0 controls other than tab, line feed, form feed and carriage return, and DEL: not text.
+  for (const b of bytes) {
+    if ((b < 0x20 && b !== 9 && b !== 10 && b !== 12 && b !== 13) || b === 0x7f) return undefined;
+  }
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
     return undefined;
   }
-  return CONTROL.test(text) ? undefined : text.replace(/^\uFEFF/, '');
+  return text.replace(/^\uFEFF/, '');
 }
 
 function textFormat(text: string, name: string): InputFormat {
@@ -75,7 +77,10 @@ function textFormat(text: string, name: string): InputFormat {
     if (line.startsWith('+.') || line.startsWith('.')) mihomo = true;
   }
   if (entries === 0) {
-    throw new GeoError('format_unknown', `${name}: no entries (only blank or comment lines), no format to tell`);
+    throw new GeoError(
+      'format_unknown',
+      `${name}: no entries (only blank or comment lines), no format to tell`,
+    );
   }
   const firstEntry = firstLine.replace(/\s*(?:#|\/\/).*$/, '');
   if (parseCidr(firstEntry) !== undefined) return 'text';

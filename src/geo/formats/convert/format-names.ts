@@ -1,5 +1,6 @@
 // Format names as the CLI takes them (`--to srs`) and the format an output file's extension
 // stands for (`-o cn.srs`): .dat, .srs, .json, .mrs, .yaml/.yml, .list/.txt (mihomo text).
+import { GeoError } from '../../errors.js';
 import { type ConvertFormat, FORMATS } from './convert-format.js';
 
 /** Every format name, in table order. */
@@ -27,4 +28,26 @@ export function formatOfExtension(path: string): ConvertFormat | undefined {
   const dot = base.lastIndexOf('.');
   if (dot <= 0) return undefined;
   return BY_EXTENSION[base.slice(dot).toLowerCase()];
+}
+
+/**
+ * The format to write: `to` when given (it must be a format name), else the one OUTPUT's
+ * extension stands for; refused when neither tells (a directory, `-`, an unknown extension).
+ */
+export function targetFormat(to: string | undefined, output: string): ConvertFormat {
+  if (to !== undefined) {
+    const name = to.toLowerCase();
+    if (!isConvertFormat(name)) {
+      throw new GeoError('usage', `unknown format "${to}" (expected ${CONVERT_FORMATS.join(', ')})`);
+    }
+    return name;
+  }
+  const byExtension = output === '-' ? undefined : formatOfExtension(output);
+  if (byExtension === undefined) {
+    throw new GeoError(
+      'usage',
+      `no format for ${output === '-' ? 'stdout' : `"${output}"`}: give --to (the extension tells only .dat, .srs, .json, .mrs, .yaml, .yml, .list and .txt)`,
+    );
+  }
+  return byExtension;
 }

@@ -3,9 +3,9 @@
 // file (.srs, JSON, .mrs, YAML, text) is read at once, its code taken from its name or given.
 import { GeoDat } from '../../dat/geo-dat.js';
 import { GeoError } from '../../errors.js';
+import { readMrs } from '../mihomo/mrs-reader.js';
 import { entriesToList } from '../mihomo/provider-entries.js';
 import { textEntries } from '../mihomo/provider-text.js';
-import { readMrs } from '../mihomo/mrs-reader.js';
 import { yamlEntries } from '../mihomo/provider-yaml.js';
 import { readRuleSet } from '../singbox/rule-set-reader.js';
 import type { AnyList } from './any-list.js';
@@ -39,7 +39,10 @@ export function readInput(bytes: Uint8Array, name: string, options: ReadInputOpt
   const format = options.from ?? detectFormat(bytes, name);
   if (format === 'dat') {
     if (options.code !== undefined) {
-      throw new GeoError('usage', `${name}: --code names the list of a one-list file; a .dat names its lists`);
+      throw new GeoError(
+        'usage',
+        `${name}: --code names the list of a one-list file; a .dat names its lists`,
+      );
     }
     const dat = GeoDat.fromBytes(bytes, name);
     return {

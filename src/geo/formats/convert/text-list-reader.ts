@@ -34,7 +34,10 @@ export function readTextList(text: string, name: string, code: string): AnyList 
     );
   }
   if (parseCidr(stripSlashComment(first.text)) !== undefined) {
-    return { kind: 'ip', list: { code, cidrs: lines.map((l) => ipLine(l, name, first.line)), inverseMatch: false } };
+    return {
+      kind: 'ip',
+      list: { code, cidrs: lines.map((l) => ipLine(l, name, first.line)), inverseMatch: false },
+    };
   }
   return { kind: 'site', list: { code, rules: lines.map((l) => siteLine(l, name)) } };
 }
@@ -71,7 +74,8 @@ function siteLine(l: Line, name: string): SiteRule {
   const colon = l.text.indexOf(':');
   const typeName = colon === -1 ? 'domain' : l.text.slice(0, colon).toLowerCase();
   const fields = (colon === -1 ? l.text : l.text.slice(colon + 1)).split(/\s+/).filter((f) => f !== '');
-  if (typeName === 'include') fail('include lines need the other list files: use `geo build-site` on the directory');
+  if (typeName === 'include')
+    fail('include lines need the other list files: use `geo build-site` on the directory');
   const type = TEXT_RULE_TYPES[typeName];
   if (type === undefined) fail(`unknown rule type "${typeName}" (expected domain, full, keyword or regexp)`);
   const t = type as number as SiteRule['type'];
@@ -82,7 +86,8 @@ function siteLine(l: Line, name: string): SiteRule {
   if (problem !== undefined) fail(`${typeName} value ${JSON.stringify(value)} ${problem}`);
   const attributes: SiteAttribute[] = [];
   for (const field of fields.slice(1)) {
-    if (field.startsWith('&')) fail(`affiliation "${field}" adds to another list: use \`geo build-site\` on the directory`);
+    if (field.startsWith('&'))
+      fail(`affiliation "${field}" adds to another list: use \`geo build-site\` on the directory`);
     if (!field.startsWith('@')) fail(`unexpected "${field}" after the rule (attributes start with "@")`);
     const attr = parseTextAttribute(field);
     if ('problem' in attr) fail(attr.problem);

@@ -35,7 +35,9 @@ export function textAttributeProblem(key: string): string | undefined {
 }
 
 /** The rule a text attribute token stands for (`@ads`, `@level=3`, `@x=false`), or a problem. */
-export function parseTextAttribute(token: string): SiteRule['attributes'][number] | { readonly problem: string } {
+export function parseTextAttribute(
+  token: string,
+): SiteRule['attributes'][number] | { readonly problem: string } {
   const eq = token.indexOf('=');
   const key = (eq === -1 ? token.slice(1) : token.slice(1, eq)).toLowerCase();
   const keyProblem = textAttributeProblem(key);
@@ -44,8 +46,10 @@ export function parseTextAttribute(token: string): SiteRule['attributes'][number
   const text = token.slice(eq + 1);
   if (text === 'false') return { key, value: false };
   if (text === 'true') return { key, value: true };
-  if (!/^-?[0-9]{1,19}$/.test(text)) return { problem: `attribute value "${text}" is not true, false or an integer` };
+  if (!/^-?[0-9]{1,19}$/.test(text))
+    return { problem: `attribute value "${text}" is not true, false or an integer` };
   const value = BigInt(text);
-  if (value < -(1n << 63n) || value >= 1n << 63n) return { problem: `attribute value ${text} is out of int64 range` };
+  if (value < -(1n << 63n) || value >= 1n << 63n)
+    return { problem: `attribute value ${text} is out of int64 range` };
   return { key, value };
 }
