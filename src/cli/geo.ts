@@ -355,13 +355,9 @@ export function registerGeo(program: Command): void {
       if (code !== undefined && opts.code !== undefined) {
         throw new g.GeoError('usage', 'give the list code once: as CODE or as --code, not both');
       }
-      const to = opts.format ?? opts.to ?? 'text';
-      await runConvert(
-        [file],
-        { ...opts, to, output: opts.output ?? '-' },
-        [selector],
-        opts.to !== undefined,
-      );
+      const { code: _code, to: legacyTo, format, output, ...writer } = opts;
+      const to = format ?? legacyTo ?? 'text';
+      await runConvert([file], { ...writer, to, output: output ?? '-' }, [selector], legacyTo !== undefined);
     });
 }
 
@@ -445,11 +441,10 @@ async function runConvert(
   }
   if (!legacy && written.paths.length > 0) {
     const rules = result.accounts.reduce((n, a) => n + a.written, 0);
+    const unit = result.accounts.every((a) => a.kind === 'ip') ? 'networks' : 'rules';
     const where =
       written.paths.length === 1 ? written.paths[0] : `${written.paths.length} files in ${opts.output}`;
-    lines.push(
-      `wrote ${where}: ${result.accounts.length} lists, ${rules} rules/networks (${g.FORMATS[to].title})`,
-    );
+    lines.push(`wrote ${where}: ${result.accounts.length} lists, ${rules} ${unit} (${g.FORMATS[to].title})`);
   }
   if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
 }
