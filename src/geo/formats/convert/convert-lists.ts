@@ -66,8 +66,10 @@ export function convertLists(lists: readonly SelectedList[], options: ConvertOpt
       item.kind === 'site' ? siteHolding(item.list, to) : ipHolding(item.list, to),
     );
     const rules = item.kind === 'site' ? item.list.rules.length : item.list.cidrs.length;
-    accounts.push({ source, code: item.list.code, kind: item.kind, rules, ...holding });
-    if (!format.multi) {
+    // mihomo cannot load an empty .mrs: a list left with nothing gets no file (and says so).
+    const file = format.multi || to !== 'mrs' || holding.written > 0;
+    accounts.push({ source, code: item.list.code, kind: item.kind, rules, ...holding, file });
+    if (!format.multi && file) {
       const bytes = inSource(source, () => writeOne(item, options));
       files.push({ fileName: fileName(selected, to), code: item.list.code, bytes });
     }

@@ -20,10 +20,14 @@ const WRITE_ONLY: readonly [RegExp, string][] = [
 /**
  * The format of a file's bytes. A text file of bare names only (no `type:`, `+.` or `.` prefix)
  * reads as source syntax (`text`) when its name has no extension, as domain-list-community names
- * its files, and as mihomo text (`list`) otherwise. Unknown content is refused naming the file.
+ * its files, and as mihomo text (`list`) otherwise; so does an empty .list/.txt file (an empty
+ * list). Unknown content is refused naming the file.
  */
 export function detectFormat(bytes: Uint8Array, name: string): InputFormat {
-  if (bytes.length === 0) throw new GeoError('format_unknown', `${name}: empty file, no format to tell`);
+  if (bytes.length === 0) {
+    if (/\.(?:list|txt)$/i.test(name)) return 'list';
+    throw new GeoError('format_unknown', `${name}: empty file, no format to tell`);
+  }
   const b0 = bytes[0];
   if (b0 === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd) return 'mrs';
   if (b0 === 0x4d && bytes[1] === 0x52 && bytes[2] === 0x53 && bytes[3] === 1) return 'mrs';
@@ -77,6 +81,8 @@ function textFormat(text: string, name: string): InputFormat {
     if (line.startsWith('+.') || line.startsWith('.')) mihomo = true;
   }
   if (entries === 0) {
+    // An empty mihomo text provider (what an empty site list is written as).
+    if (/\.(?:list|txt)$/i.test(name)) return 'list';
     throw new GeoError(
       'format_unknown',
       `${name}: no entries (only blank or comment lines), no format to tell`,

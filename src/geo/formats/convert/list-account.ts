@@ -22,6 +22,8 @@ export interface ListAccount {
   /** Rules or networks the written file holds (what reads back). */
   readonly written: number;
   readonly lost: LossCounts;
+  /** False when the format could hold none of it and no file was written (an empty .mrs). */
+  readonly file: boolean;
 }
 
 const WORDS: Readonly<Record<LossKind, (n: number, unit: string) => string>> = {
@@ -39,6 +41,7 @@ export function describeAccount(account: ListAccount, to: ConvertFormat): string
   const parts = (Object.keys(WORDS) as LossKind[])
     .filter((k) => (account.lost[k] ?? 0) > 0)
     .map((k) => WORDS[k](account.lost[k] as number, unit));
+  if (!account.file) parts.push('nothing left to write: no file written');
   if (parts.length === 0) return undefined;
   return `${account.code} -> ${FORMATS[to].title}: ${parts.join('; ')}`;
 }

@@ -86,17 +86,24 @@ function readOneList(bytes: Uint8Array, name: string, format: InputFormat, code:
       return readMrs(bytes, name, undefined, code);
     case 'yaml': {
       const text = decodeText(bytes, name);
-      return entriesToList(yamlEntries(text, name), name, text.split('\n').length, 'yaml', code);
+      const entries = yamlEntries(text, name);
+      return entriesToList(entries, name, text.split('\n').length, 'yaml', code, emptyAsSite(entries));
     }
     case 'list': {
       const text = decodeText(bytes, name);
-      return entriesToList(textEntries(text), name, text.split('\n').length, 'text', code);
+      const entries = textEntries(text);
+      return entriesToList(entries, name, text.split('\n').length, 'text', code, emptyAsSite(entries));
     }
     case 'text':
       return readTextList(decodeText(bytes, name), name, code);
     case 'dat':
       throw new GeoError('usage', `${name}: a .dat holds many lists`);
   }
+}
+
+/** A provider without entries is read as an empty site list, as an empty rule-set is. */
+function emptyAsSite(entries: readonly unknown[]): 'domain' | undefined {
+  return entries.length === 0 ? 'domain' : undefined;
 }
 
 function decodeText(bytes: Uint8Array, name: string): string {
