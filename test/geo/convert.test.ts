@@ -459,7 +459,7 @@ describe('conversion rules and refusals', () => {
 
   test('a list of one kind is refused by a format of the other, naming the file and the list', () => {
     const toNft = geoError(() => convertLists([selected(site, 'sites.dat')], { to: 'nftables' }));
-    expect(toNft.message).toBe('sites.dat: list ADS is a site list; nftables holds ip lists only');
+    expect(toNft.message).toBe('sites.dat: list ADS is a site list; nftables holds IP lists only');
     for (const to of ['dnsmasq', 'adguard'] as const) {
       expect(geoError(() => convertLists([selected(ip, 'ips.dat')], { to })).message).toBe(
         `ips.dat: list PRIVATE is an IP list; ${to === 'dnsmasq' ? 'dnsmasq' : 'AdGuard Home'} holds site lists only`,

@@ -59,7 +59,7 @@ export function convertLists(lists: readonly SelectedList[], options: ConvertOpt
     if (!format.kinds.includes(item.kind)) {
       throw new GeoError(
         'export_unsupported',
-        `${source}: list ${item.list.code} is ${kindName(item.kind)}; ${format.title} holds ${format.kinds.join(' and ')} lists only`,
+        `${source}: list ${item.list.code} is ${kindName(item.kind)}; ${format.title} holds ${format.kinds.map((k) => (k === 'ip' ? 'IP' : k)).join(' and ')} lists only`,
       );
     }
     const holding = inSource(source, () =>
