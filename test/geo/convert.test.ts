@@ -480,7 +480,7 @@ describe('conversion rules and refusals', () => {
     );
     expect(dnsmasq.accounts[0]?.lost).toEqual({ keyword: 1, regexp: 1, attributes: 1, widened: 1 });
     expect(describeAccount(dnsmasq.accounts[0] as ListAccount, 'dnsmasq')).toBe(
-      'ADS -> dnsmasq: 1 keyword rule dropped; 1 regexp rule dropped; attributes dropped from 1 rule; 1 full rule written as domain rules (subdomains match too)',
+      'ADS -> dnsmasq: 1 keyword rule dropped; 1 regexp rule dropped; attributes dropped from 1 rule; 1 full rule written as a domain rule (subdomains match too)',
     );
     const adguard = convertLists([selected(site)], { to: 'adguard' });
     expect(adguard.accounts[0]?.lost).toEqual({ attributes: 1 });

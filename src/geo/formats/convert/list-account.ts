@@ -32,7 +32,8 @@ const WORDS: Readonly<Record<LossKind, (n: number, unit: string) => string>> = {
   attributes: (n) => `attributes dropped from ${n} ${n === 1 ? 'rule' : 'rules'}`,
   duplicate: (n, unit) => `${n} duplicate ${unit} written once`,
   merged: (n, unit) => `${n} ${unit} merged into others matching the same`,
-  widened: (n) => `${n} full ${n === 1 ? 'rule' : 'rules'} written as domain rules (subdomains match too)`,
+  widened: (n) =>
+    `${n} full ${n === 1 ? 'rule' : 'rules'} written as ${n === 1 ? 'a domain rule' : 'domain rules'} (subdomains match too)`,
 };
 
 /** The stderr line for an account (`CN -> srs: 3 regexp rules dropped; ...`), or undefined when nothing was lost. */
