@@ -195,6 +195,14 @@ describe.skipIf(!hasGeoCorpora)('branchgate geo convert on the real files', () =
     dat.close();
   }, 120_000);
 
+  test('dlc.dat to a text tree that build-site compiles back to the same bytes', () => {
+    const data = join(dir, 'data');
+    expect(cli('convert', dlc, '--to', 'text', '-o', data).status).toBe(0);
+    expect(readdirSync(data)).toContain('geolocation-!cn');
+    expect(cli('build-site', data, '-o', join(dir, 'again.dat')).status).toBe(0);
+    expect(Buffer.compare(readFileSync(join(dir, 'again.dat')), readFileSync(dlc))).toBe(0);
+  }, 120_000);
+
   test('an IP .dat to sing-box JSON files; a site list to an IP-only format is refused naming file and list', () => {
     const run = cli('convert', geoipCn, '--to', 'json', '-o', join(dir, 'json'));
     expect(run.status).toBe(0);
