@@ -345,7 +345,13 @@ describe('format detection', () => {
     // Bare names: source syntax for a domain-list-community file (no extension), mihomo otherwise.
     expect(detectFormat(enc.encode('# x\nexample.com\n'), 'data/example')).toBe('text');
     expect(detectFormat(enc.encode('example.com\n'), 'example.list')).toBe('list');
+    // Empty: an empty list in mihomo text or the text format (as each writes one), read as a site list.
     expect(detectFormat(enc.encode(''), 'empty.list')).toBe('list');
+    expect(detectFormat(enc.encode('# none\n'), 'data/empty')).toBe('text');
+    expect(readInput(enc.encode(''), 'data/empty').read('empty')).toEqual({
+      kind: 'site',
+      list: { code: 'EMPTY', rules: [] },
+    });
     // A .dat site and IP file read as their kinds.
     expect(readInput(encodeGeoIpList([ip]), 'ip.dat').read('lan')).toEqual({ kind: 'ip', list: ip });
     expect(readInput(encodeGeoSiteList([site]), 'site.dat').read('ex')).toEqual({ kind: 'site', list: site });
@@ -355,7 +361,11 @@ describe('format detection', () => {
     const cases: [Uint8Array, string, RegExp][] = [
       [new Uint8Array(0), 'empty.bin', /^empty\.bin: empty file, no format to tell$/],
       [Uint8Array.of(0xff, 0x00, 0x13), 'junk.bin', /^junk\.bin: unknown format at byte 0 \(0xff\)/],
-      [enc.encode('# only comments\n\n'), 'c', /^c: no entries/],
+      [
+        enc.encode('# only comments\n\n'),
+        'c.conf',
+        /^c\.conf: no entries \(only blank or comment lines\), no format to tell$/,
+      ],
       [
         enc.encode('ipset=/example.com/x\n'),
         'd.conf',

@@ -20,14 +20,11 @@ const WRITE_ONLY: readonly [RegExp, string][] = [
 /**
  * The format of a file's bytes. A text file of bare names only (no `type:`, `+.` or `.` prefix)
  * reads as source syntax (`text`) when its name has no extension, as domain-list-community names
- * its files, and as mihomo text (`list`) otherwise; so does an empty .list/.txt file (an empty
- * list). Unknown content is refused naming the file.
+ * its files, and as mihomo text (`list`) otherwise; an empty file (an empty list) likewise, when
+ * its name is one of these. Unknown content is refused naming the file.
  */
 export function detectFormat(bytes: Uint8Array, name: string): InputFormat {
-  if (bytes.length === 0) {
-    if (/\.(?:list|txt)$/i.test(name)) return 'list';
-    throw new GeoError('format_unknown', `${name}: empty file, no format to tell`);
-  }
+  if (bytes.length === 0) return emptyFormat(name, 'empty file');
   const b0 = bytes[0];
   if (b0 === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd) return 'mrs';
   if (b0 === 0x4d && bytes[1] === 0x52 && bytes[2] === 0x53 && bytes[3] === 1) return 'mrs';
@@ -80,17 +77,25 @@ function textFormat(text: string, name: string): InputFormat {
     if (SOURCE_TYPE.test(line)) return 'text';
     if (line.startsWith('+.') || line.startsWith('.')) mihomo = true;
   }
-  if (entries === 0) {
-    // An empty mihomo text provider (what an empty site list is written as).
-    if (/\.(?:list|txt)$/i.test(name)) return 'list';
-    throw new GeoError(
-      'format_unknown',
-      `${name}: no entries (only blank or comment lines), no format to tell`,
-    );
-  }
+  if (entries === 0) return emptyFormat(name, 'no entries (only blank or comment lines)');
   const firstEntry = firstLine.replace(/\s*(?:#|\/\/).*$/, '');
   if (parseCidr(firstEntry) !== undefined) return 'text';
   if (mihomo) return 'list';
+  return hasExtension(name) ? 'list' : 'text';
+}
+
+/**
+ * A file without entries is what an empty list is written as in mihomo text (`.list`, `.txt`) or
+ * the text format (a domain-list-community file, no extension): an empty site list. Any other
+ * empty file is refused.
+ */
+function emptyFormat(name: string, what: string): InputFormat {
+  if (/\.(?:list|txt)$/i.test(name)) return 'list';
+  if (!hasExtension(name)) return 'text';
+  throw new GeoError('format_unknown', `${name}: ${what}, no format to tell`);
+}
+
+function hasExtension(name: string): boolean {
   const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
-  return base.lastIndexOf('.') > 0 ? 'list' : 'text';
+  return base.lastIndexOf('.') > 0;
 }

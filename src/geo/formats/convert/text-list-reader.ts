@@ -14,7 +14,8 @@ interface Line {
 
 /**
  * The list a text file holds; the kind is told from its first entry (a CIDR or address: an IP
- * list). `#` starts a comment (and `//` in an IP list); errors name the file and line.
+ * list; none: an empty site list). `#` starts a comment (and `//` in an IP list); errors name the
+ * file and line.
  */
 export function readTextList(text: string, name: string, code: string): AnyList {
   const lines: Line[] = [];
@@ -27,12 +28,8 @@ export function readTextList(text: string, name: string, code: string): AnyList 
     if (t !== '') lines.push({ text: t, line: i + 1 });
   }
   const first = lines[0];
-  if (!first) {
-    throw new GeoError(
-      'source_empty',
-      `${name}:${raw.length}: end of file and no entries, so no telling a site list from an IP list`,
-    );
-  }
+  // No entries: an empty list, read as a site list (nothing tells its kind), as an empty rule-set is.
+  if (!first) return { kind: 'site', list: { code, rules: [] } };
   if (parseCidr(stripSlashComment(first.text)) !== undefined) {
     return {
       kind: 'ip',
