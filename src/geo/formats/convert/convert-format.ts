@@ -48,6 +48,14 @@ export const FORMATS: Readonly<Record<ConvertFormat, FormatInfo>> = {
   nftables: info('nftables', ['ip'], false, false, false, '.nft'),
 };
 
+/** Every format name, in table order. */
+export const CONVERT_FORMATS = Object.keys(FORMATS) as readonly ConvertFormat[];
+
+/** True when `name` is a format name. */
+export function isConvertFormat(name: string): name is ConvertFormat {
+  return Object.hasOwn(FORMATS, name);
+}
+
 function info(
   title: string,
   kinds: readonly ListKind[],

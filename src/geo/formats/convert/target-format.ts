@@ -1,10 +1,7 @@
-// Format names as the CLI takes them (`--to srs`) and the format an output file's extension
+// The format a conversion writes: the one `--to` names, else the one the output file's extension
 // stands for (`-o cn.srs`): .dat, .srs, .json, .mrs, .yaml/.yml, .list/.txt (mihomo text).
 import { GeoError } from '../../errors.js';
-import { type ConvertFormat, FORMATS } from './convert-format.js';
-
-/** Every format name, in table order. */
-export const CONVERT_FORMATS = Object.keys(FORMATS) as readonly ConvertFormat[];
+import { CONVERT_FORMATS, type ConvertFormat, isConvertFormat } from './convert-format.js';
 
 const BY_EXTENSION: Readonly<Record<string, ConvertFormat>> = {
   '.dat': 'dat',
@@ -16,11 +13,6 @@ const BY_EXTENSION: Readonly<Record<string, ConvertFormat>> = {
   '.list': 'list',
   '.txt': 'list',
 };
-
-/** True when `name` is a format name. */
-export function isConvertFormat(name: string): name is ConvertFormat {
-  return Object.hasOwn(FORMATS, name);
-}
 
 /** The format a file name's extension stands for (case-insensitive), or undefined. */
 export function formatOfExtension(path: string): ConvertFormat | undefined {
