@@ -334,7 +334,7 @@ export function registerGeo(program: Command): void {
     .description('write one list in any format (the one-list form of convert); text formats go to stdout')
     .argument('<file>', 'a .dat, .srs, .json, .mrs, .yaml or text list')
     .argument('[code]', 'the list code, optionally with attributes: google@ads')
-    .option('--format <format>', `output format (${FORMAT_NAMES})`)
+    .option('--format <format>', `output format (${FORMAT_NAMES}); default: text`)
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .addOption(new Option('--code <code>', 'the list code (older form of CODE)').hideHelp())
     .addOption(new Option('--to <format>', 'the format (older form of --format)').hideHelp())
