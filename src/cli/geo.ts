@@ -1,6 +1,7 @@
 // `branchgate geo` command group: build geosite.dat / geoip.dat from sources, inspect, dump, diff,
 // match and export real files. Implementations load lazily (src/geo/index.ts) inside each action.
 import { type Command, Option } from 'commander';
+import type { InputFormat } from '../geo/index.js';
 
 function codesOption(value: string): string[] {
   return value
@@ -10,7 +11,7 @@ function codesOption(value: string): string[] {
 }
 
 /** Writes to stdout; a closed pipe (`| head`) ends the output quietly instead of crashing. */
-function print(text: string): void {
+function print(text: string | Uint8Array): void {
   if (process.stdout.listenerCount('error') === 0) {
     process.stdout.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EPIPE') throw err;
@@ -299,47 +300,151 @@ export function registerGeo(program: Command): void {
     );
 
   geo
-    .command('export')
-    .description('convert one list for another tool: text, dnsmasq (site lists) or nftables (IP lists)')
-    .argument('<file>', 'a geosite.dat or geoip.dat')
-    .requiredOption('--code <code>', 'the list code, optionally with attributes: google@ads')
-    .addOption(
-      new Option('--to <format>', 'target format').choices(['text', 'dnsmasq', 'nftables']).default('text'),
+    .command('convert')
+    .description(
+      'convert lists between formats: .dat, sing-box .srs/JSON, mihomo .mrs/YAML/text, text, AdGuard, dnsmasq, nftables',
     )
+    .argument(
+      '<inputs...>',
+      'input files (.dat, .srs, .json, .mrs, .yaml, text lists); the format is told from the content',
+    )
+    .requiredOption(
+      '-o, --output <path>',
+      'output file, directory (several one-list files) or - (stdout, one text file)',
+    )
+    .option('--codes <a,b>', 'only these lists (code or code@attr), in this order', codesOption)
+    .option('--to <format>', `output format (${FORMAT_NAMES}); default: told from the output's extension`)
+    .option(
+      '--from <format>',
+      'input format, when the content should not decide (text or list for bare names)',
+    )
+    .option('--code <code>', "the code of a one-list input's list (default: its file name, upper case)")
+    .option('--version <n>', 'sing-box rule-set version for srs and json: 1, 2, 3 or 4', '2')
     .option('--ipset <names>', 'dnsmasq: ipset=/domain/NAMES (default when no target is given: the code)')
     .option('--nftset <spec>', 'dnsmasq: nftset=/domain/SPEC, e.g. 4#inet#fw#proxy4,6#inet#fw#proxy6')
     .option('--server <addr>', 'dnsmasq: server=/domain/ADDR, e.g. 1.1.1.1 or 127.0.0.1#5353')
     .option('--table <family name>', 'nftables: the table', 'inet branchgate')
     .option('--set <name>', 'nftables: set name base; sets are NAME4 and NAME6 (default: the code)')
+    .action(async (inputs: string[], opts: ConvertCliOptions) => {
+      await runConvert(inputs, opts, opts.codes, false);
+    });
+
+  geo
+    .command('export')
+    .description('write one list in any format (the one-list form of convert); text formats go to stdout')
+    .argument('<file>', 'a .dat, .srs, .json, .mrs, .yaml or text list')
+    .argument('[code]', 'the list code, optionally with attributes: google@ads')
+    .option('--format <format>', `output format (${FORMAT_NAMES}); default: text`)
     .option('-o, --output <file>', 'write to a file instead of stdout')
-    .action(
-      async (
-        file: string,
-        opts: {
-          code: string;
-          to: 'text' | 'dnsmasq' | 'nftables';
-          ipset?: string;
-          nftset?: string;
-          server?: string;
-          table: string;
-          set?: string;
-          output?: string;
-        },
-      ) => {
-        const g = await loadGeo();
-        const dat = g.GeoDat.open(file);
-        try {
-          const result = g.exportList(dat, opts);
-          if (opts.output) g.writeFileAtomic(opts.output, Buffer.from(result.text));
-          else print(result.text);
-          if (result.skipped > 0) {
-            process.stderr.write(
-              `skipped ${result.skipped} keyword/regexp rules that ${opts.to} cannot express\n`,
-            );
-          }
-        } finally {
-          dat.close();
-        }
-      },
+    .addOption(new Option('--code <code>', 'the list code (older form of CODE)').hideHelp())
+    .addOption(new Option('--to <format>', 'the format (older form of --format)').hideHelp())
+    .option(
+      '--from <format>',
+      'input format, when the content should not decide (text or list for bare names)',
+    )
+    .option('--version <n>', 'sing-box rule-set version for srs and json: 1, 2, 3 or 4', '2')
+    .option('--ipset <names>', 'dnsmasq: ipset=/domain/NAMES (default when no target is given: the code)')
+    .option('--nftset <spec>', 'dnsmasq: nftset=/domain/SPEC, e.g. 4#inet#fw#proxy4,6#inet#fw#proxy6')
+    .option('--server <addr>', 'dnsmasq: server=/domain/ADDR, e.g. 1.1.1.1 or 127.0.0.1#5353')
+    .option('--table <family name>', 'nftables: the table', 'inet branchgate')
+    .option('--set <name>', 'nftables: set name base; sets are NAME4 and NAME6 (default: the code)')
+    .action(async (file: string, code: string | undefined, opts: ExportCliOptions) => {
+      const g = await loadGeo();
+      const selector = code ?? opts.code;
+      if (selector === undefined) throw new g.GeoError('usage', 'geo export needs a list CODE');
+      if (code !== undefined && opts.code !== undefined) {
+        throw new g.GeoError('usage', 'give the list code once: as CODE or as --code, not both');
+      }
+      const { code: _code, to: legacyTo, format, output, ...writer } = opts;
+      const to = format ?? legacyTo ?? 'text';
+      await runConvert([file], { ...writer, to, output: output ?? '-' }, [selector], legacyTo !== undefined);
+    });
+}
+
+const FORMAT_NAMES = 'dat, srs, json, mrs, yaml, list, text, adguard, dnsmasq, nftables';
+
+interface WriterCliOptions {
+  from?: string;
+  version: string;
+  ipset?: string;
+  nftset?: string;
+  server?: string;
+  table: string;
+  set?: string;
+}
+
+interface ConvertCliOptions extends WriterCliOptions {
+  output: string;
+  codes?: string[];
+  to?: string;
+  code?: string;
+}
+
+interface ExportCliOptions extends WriterCliOptions {
+  format?: string;
+  output?: string;
+  code?: string;
+  to?: string;
+}
+
+/**
+ * convert and export: read the inputs, select, convert (with a progress bar on a terminal), say
+ * per list what the format could not hold, then write. `legacy`: the older `export --to` form,
+ * which reports skipped rules as it always did.
+ */
+async function runConvert(
+  inputs: string[],
+  opts: ConvertCliOptions,
+  codes: string[] | undefined,
+  legacy: boolean,
+): Promise<void> {
+  const g = await loadGeo();
+  const to = g.targetFormat(opts.to, opts.output);
+  const from = opts.from?.toLowerCase();
+  if (from !== undefined && !(g.isConvertFormat(from) && g.FORMATS[from].readable)) {
+    throw new g.GeoError('usage', `--from ${opts.from}: dat, srs, json, mrs, yaml, list or text expected`);
+  }
+  if (opts.code !== undefined && inputs.length > 1) {
+    throw new g.GeoError(
+      'usage',
+      '--code names the list of one input; several inputs are named by their files',
     );
+  }
+  const version = Number(opts.version);
+  if (version !== 1 && version !== 2 && version !== 3 && version !== 4) {
+    throw new g.GeoError('usage', `--version ${opts.version}: 1, 2, 3 or 4 expected`);
+  }
+  const opened = inputs.map((path) =>
+    g.readInputFile(path, { from: from as InputFormat | undefined, code: opts.code }),
+  );
+  const lists = g.selectLists(opened, codes);
+  const result = await withProgress('lists', (onProgress) =>
+    g.convertLists(lists, {
+      to,
+      version,
+      dnsmasq: opts,
+      nftables: opts,
+      onProgress: lists.length >= 100 ? (done, total) => onProgress('lists', done, total) : undefined,
+    }),
+  );
+  const written = g.writeConverted(result, opts.output, to, process.stdout.isTTY === true);
+  if (written.stdout) print(Buffer.from(written.stdout));
+  const lines: string[] = [];
+  for (const account of result.accounts) {
+    if (legacy) {
+      const skipped = (account.lost.keyword ?? 0) + (account.lost.regexp ?? 0);
+      if (skipped > 0) lines.push(`skipped ${skipped} keyword/regexp rules that ${to} cannot express`);
+      continue;
+    }
+    const line = g.describeAccount(account, to);
+    if (line !== undefined) lines.push(line);
+  }
+  if (!legacy && written.paths.length > 0) {
+    const rules = result.accounts.reduce((n, a) => n + a.written, 0);
+    const unit = result.accounts.every((a) => a.kind === 'ip') ? 'networks' : 'rules';
+    const where =
+      written.paths.length === 1 ? written.paths[0] : `${written.paths.length} files in ${opts.output}`;
+    lines.push(`wrote ${where}: ${result.accounts.length} lists, ${rules} ${unit} (${g.FORMATS[to].title})`);
+  }
+  if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
 }

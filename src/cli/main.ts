@@ -8,6 +8,8 @@ import { registerCommands } from './commands.js';
 const program = new Command('branchgate')
   .description("branchgate: a branch gateway's CDR, SMS and geo interfaces")
   .version(VERSION)
+  // The program's own options (--version) only before a command: `geo convert --version 3` is the command's.
+  .enablePositionalOptions()
   .showHelpAfterError()
   .exitOverride();
 

@@ -21,11 +21,12 @@ export type GeoErrorCode =
   | 'mrs_corrupt'
   | 'route_rule'
   | 'ruleset_corrupt'
-  | 'ruleset_unsupported';
+  | 'ruleset_unsupported'
+  | 'format_unknown';
 
 /**
  * A geo failure: bad source line, corrupt .dat, unknown list code, unsupported conversion;
  * ruleset_corrupt / ruleset_unsupported: a sing-box rule-set that is malformed / holds what a
- * branchgate list cannot.
+ * branchgate list cannot; format_unknown: a file `geo convert` cannot tell the format of.
  */
 export class GeoError extends AppError<GeoErrorCode> {}
