@@ -2,10 +2,13 @@
 // sequences, alternations, counted repetition), built token by token by translateRe2 and read by
 // the backtracking bound (regex-backtrack-bound.ts). Character sets are code point ranges.
 
-/** A node of a regexp's parse; character sets hold sorted, disjoint, inclusive [lo, hi] pairs. */
+/**
+ * A node of a regexp's parse: a character set (sorted, disjoint, inclusive [lo, hi] pairs), an
+ * assertion (`^`, `$`, `\b`), a sequence, an alternation, or `{min,max}` (max Infinity if none).
+ */
 export type RegexNode =
   | { readonly kind: 'chars'; readonly ranges: readonly number[] }
-  | { readonly kind: 'assert' }
+  | { readonly kind: 'assert'; readonly at: 'start' | 'end' | 'word' }
   | { readonly kind: 'seq'; readonly items: readonly RegexNode[] }
   | { readonly kind: 'alt'; readonly branches: readonly RegexNode[] }
   | { readonly kind: 'repeat'; readonly min: number; readonly max: number; readonly body: RegexNode };

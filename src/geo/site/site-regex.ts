@@ -159,7 +159,9 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
       // Not \B: V8 also tests it between the halves of a surrogate pair, where it holds.
       if ('dDwWb'.includes(next)) {
         if (next === 'D' || next === 'W') dotPossible = true;
-        tree.atom(next === 'b' ? { kind: 'assert' } : { kind: 'chars', ranges: escapeRanges(next) });
+        tree.atom(
+          next === 'b' ? { kind: 'assert', at: 'word' } : { kind: 'chars', ranges: escapeRanges(next) },
+        );
         out += `\\${next}`;
         atom = next !== 'b';
         runChar = '';
@@ -230,7 +232,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
     }
     if (ch === '^' || ch === '$') {
       endsWithDollar = ch === '$';
-      tree.atom({ kind: 'assert' });
+      tree.atom({ kind: 'assert', at: ch === '^' ? 'start' : 'end' });
       out += ch;
       atom = false;
       runChar = '';
