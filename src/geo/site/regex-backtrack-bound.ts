@@ -1,12 +1,7 @@
-// Decides whether a backtracking engine (V8's RegExp) runs a pattern in bounded time: true only
-// when, from any start position, at most MAX_WAYS ways through the pattern reach any one
-// character of it at any one input position. Then a search does at most
-// MAX_WAYS x (characters of the pattern) x (input length + 1) steps from each start: linear per
-// start, quadratic for an unanchored search. Anything else (nested or overlapping repetition such
-// as `(a+)+`, `(a|a)*`, `\d*\d*`, `(.*a){20}`, `(a?){25}`) is refused, and so is whatever
-// exceeds the work budget. A pure function of the parse tree.
-//   tree -> position automaton with way counts on its edges -> every reachable set of
-//   (position, ways) after reading a prefix, over the pattern's character classes -> ways <= limit
+// Whether V8's backtracking RegExp runs a pattern in bounded time (see docs/geo.md, "Regexps"):
+// from any start, at most MAX_WAYS ways may reach one character of the pattern at one input
+// position. A pure function of the parse tree; refuses whatever exceeds its work budget.
+//   tree -> position automaton, edges counted by ways -> every reachable (position, ways) set -> <= limit
 
 import type { RegexNode } from './regex-tree.js';
 
@@ -35,18 +30,20 @@ interface Part {
   readonly last: Map<number, number>;
 }
 
-class Budget extends Error {}
+/** Thrown to stop the analysis: over budget, or a loop that could go round reading nothing. */
+class Refused extends Error {}
 
 /**
- * Whether every input gives at most `limit` ways to reach any one character of the pattern at
- * any one position (the backtracking search is then linear from each start); false when not,
- * or when the analysis would exceed its budget.
+ * Whether no input gives more than `limit` ways to reach one character of the pattern (or its
+ * end) at one input position from one start. A backtracker then tries each character at most
+ * `limit` times per input position: linear work per start, quadratic for an unanchored search.
+ * Nested or overlapping repetition (`(a+)+`, `(a|a)*`, `\d*\d*`, `(.*a){20}`, `(a?){25}`) fails.
  */
 export function backtrackBounded(tree: RegexNode, limit: number = MAX_WAYS): boolean {
   try {
     return new Analysis(limit).run(tree);
   } catch (err) {
-    if (err instanceof Budget) return false;
+    if (err instanceof Refused) return false;
     throw err;
   }
 }
@@ -72,7 +69,7 @@ class Analysis {
 
   private spend(units: number): void {
     this.work += units;
-    if (this.work > MAX_WORK) throw new Budget();
+    if (this.work > MAX_WORK) throw new Refused();
   }
 
   private mul(a: number, b: number): number {
@@ -109,7 +106,7 @@ class Analysis {
     this.spend(1);
     switch (node.kind) {
       case 'chars': {
-        if (this.sets.length >= MAX_POSITIONS) throw new Budget();
+        if (this.sets.length >= MAX_POSITIONS) throw new Refused();
         const p = this.sets.length;
         this.sets.push(node.ranges);
         this.follow.push(new Map());
@@ -147,7 +144,7 @@ class Analysis {
     if (max === Number.POSITIVE_INFINITY) {
       const loop = this.part(body);
       // A body that can match nothing could go round without reading: refused outright.
-      if (loop.empty > 0) throw new Budget();
+      if (loop.empty > 0) throw new Refused();
       this.link(loop.last, loop.first);
       return this.seq(acc, min === 0 ? { ...loop, empty: 1 } : loop);
     }
@@ -189,7 +186,7 @@ class Analysis {
         const key = stateKey(state);
         this.spend(state.size);
         if (seen.has(key)) continue;
-        if (seen.size >= MAX_STATES) throw new Budget();
+        if (seen.size >= MAX_STATES) throw new Refused();
         seen.add(key);
         queue.push(state);
       }

@@ -1,7 +1,7 @@
 // Compiles a `regexp:` rule (RE2 syntax) for the matcher: patterns built only from constructs that
-// mean the same in RE2 and in a JavaScript `u` RegExp are rewritten for V8's native engine; any
-// other pattern runs on re2js. Also finds a literal every match must contain (the prefilter).
-//   pattern -> RE2JS.compile (validity) -> translate (safe subset) -> RegExp | re2js
+// mean the same in RE2 and in a JavaScript `u` RegExp, and whose backtracking is bounded, run on
+// V8's native engine; any other runs on re2js. Also finds a literal every match must contain.
+//   pattern -> translate (safe subset, parse tree) -> backtracking bound -> RegExp | re2js
 import { RE2JS } from 're2js';
 import { GeoError } from '../errors.js';
 import { backtrackBounded } from './regex-backtrack-bound.js';
