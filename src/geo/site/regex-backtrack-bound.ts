@@ -20,15 +20,21 @@ const MAX_WORK = 20_000;
 /** Distinct (position, ways) sets the walk may visit. */
 const MAX_STATES = 2000;
 
-/** Ways into, through and out of a part of the pattern, counted with a cap. */
+/**
+ * Ways into, through and out of a part of the pattern. `first` and `last` are flat
+ * [position, ways, ...] lists; the operands of a sequence or an alternation never share a
+ * position, so joining two parts is concatenation.
+ */
 interface Part {
   /** Ways through it without reading a character. */
   readonly empty: number;
   /** The first character positions, with the ways from the part's start to each. */
-  readonly first: Map<number, number>;
+  readonly first: readonly number[];
   /** The last character positions, with the ways from each to the part's end. */
-  readonly last: Map<number, number>;
+  readonly last: readonly number[];
 }
+
+const EMPTY_PART: Part = { empty: 1, first: [], last: [] };
 
 /** Thrown to stop the analysis: over budget, or a loop that could go round reading nothing. */
 class Refused extends Error {}
@@ -51,13 +57,14 @@ export function backtrackBounded(tree: RegexNode, limit: number = MAX_WAYS): boo
 class Analysis {
   /** Each character position's ranges. */
   private readonly sets: (readonly number[])[] = [];
-  /** Per position: the positions that may follow it, with the number of ways. */
-  private readonly follow: Map<number, number>[] = [];
+  /** Per position: the positions that may follow it and the ways, as [position, ways, ...]; a
+   *  pair may occur more than once (the ways add up). */
+  private readonly follow: number[][] = [];
   private work = 0;
   private readonly cap: number;
 
   constructor(private readonly limit: number) {
-    this.cap = limit + 1;
+    this.cap = Math.min(limit + 1, 0xffff);
   }
 
   run(tree: RegexNode): boolean {
@@ -76,30 +83,41 @@ class Analysis {
     return Math.min(a * b, this.cap);
   }
 
-  /** Adds `times` x each entry of `from` into `into`. */
-  private addInto(into: Map<number, number>, from: Map<number, number>, times: number): void {
-    if (times === 0) return;
-    this.spend(from.size);
-    for (const [p, n] of from) into.set(p, Math.min((into.get(p) ?? 0) + this.mul(n, times), this.cap));
+  /** `list` with every count multiplied by `times` (none when `times` is 0). */
+  private scaled(list: readonly number[], times: number): readonly number[] {
+    if (times === 1 || list.length === 0) return list;
+    if (times === 0) return [];
+    this.spend(list.length);
+    const out = list.slice();
+    for (let i = 1; i < out.length; i += 2) out[i] = this.mul(out[i] as number, times);
+    return out;
+  }
+
+  private join(a: readonly number[], b: readonly number[]): readonly number[] {
+    if (a.length === 0) return b;
+    if (b.length === 0) return a;
+    this.spend(a.length + b.length);
+    return a.concat(b);
   }
 
   /** Records that each position of `lasts` may be followed by each of `firsts`. */
-  private link(lasts: Map<number, number>, firsts: Map<number, number>): void {
-    this.spend(lasts.size * firsts.size);
-    for (const [p, a] of lasts) {
-      const next = this.follow[p] as Map<number, number>;
-      for (const [q, b] of firsts) next.set(q, Math.min((next.get(q) ?? 0) + this.mul(a, b), this.cap));
+  private link(lasts: readonly number[], firsts: readonly number[]): void {
+    this.spend((lasts.length * firsts.length) / 4);
+    for (let i = 0; i < lasts.length; i += 2) {
+      const next = this.follow[lasts[i] as number] as number[];
+      const a = lasts[i + 1] as number;
+      for (let j = 0; j < firsts.length; j += 2)
+        next.push(firsts[j] as number, this.mul(a, firsts[j + 1] as number));
     }
   }
 
   private seq(a: Part, b: Part): Part {
-    this.spend(a.first.size + b.last.size);
     this.link(a.last, b.first);
-    const first = new Map(a.first);
-    this.addInto(first, b.first, a.empty);
-    const last = new Map(b.last);
-    this.addInto(last, a.last, b.empty);
-    return { empty: this.mul(a.empty, b.empty), first, last };
+    return {
+      empty: this.mul(a.empty, b.empty),
+      first: this.join(a.first, this.scaled(b.first, a.empty)),
+      last: this.join(b.last, this.scaled(a.last, b.empty)),
+    };
   }
 
   private part(node: RegexNode): Part {
@@ -109,22 +127,22 @@ class Analysis {
         if (this.sets.length >= MAX_POSITIONS) throw new Refused();
         const p = this.sets.length;
         this.sets.push(node.ranges);
-        this.follow.push(new Map());
-        return { empty: 0, first: new Map([[p, 1]]), last: new Map([[p, 1]]) };
+        this.follow.push([]);
+        return { empty: 0, first: [p, 1], last: [p, 1] };
       }
       case 'assert':
         // Zero-width: counted as always holding, which only adds ways.
-        return { empty: 1, first: new Map(), last: new Map() };
+        return EMPTY_PART;
       case 'seq':
-        return node.items.reduce<Part>((acc, item) => this.seq(acc, this.part(item)), EMPTY_PART());
+        return node.items.reduce<Part>((acc, item) => this.seq(acc, this.part(item)), EMPTY_PART);
       case 'alt': {
-        const first = new Map<number, number>();
-        const last = new Map<number, number>();
+        let first: readonly number[] = [];
+        let last: readonly number[] = [];
         let empty = 0;
         for (const branch of node.branches) {
           const b = this.part(branch);
-          this.addInto(first, b.first, 1);
-          this.addInto(last, b.last, 1);
+          first = this.join(first, b.first);
+          last = this.join(last, b.last);
           empty = Math.min(empty + b.empty, this.cap);
         }
         return { empty, first, last };
@@ -139,7 +157,7 @@ class Analysis {
    * or `max - min` nested optional copies (after each copy: another one, or leave).
    */
   private repeat(body: RegexNode, min: number, max: number): Part {
-    let acc = EMPTY_PART();
+    let acc = EMPTY_PART;
     for (let k = 1; k < min; k++) acc = this.seq(acc, this.part(body));
     if (max === Number.POSITIVE_INFINITY) {
       const loop = this.part(body);
@@ -149,7 +167,7 @@ class Analysis {
       return this.seq(acc, min === 0 ? { ...loop, empty: 1 } : loop);
     }
     if (min > 0) acc = this.seq(acc, this.part(body));
-    let optional = EMPTY_PART();
+    let optional = EMPTY_PART;
     for (let k = min; k < max; k++) {
       const inner = this.seq(this.part(body), optional);
       optional = { ...inner, empty: Math.min(inner.empty + 1, this.cap) };
@@ -158,33 +176,49 @@ class Analysis {
   }
 
   /**
-   * Reads every input a character class at a time from the set of positions the pattern's first
-   * characters give, each with its ways; false as soon as some position is tried more than
-   * `limit` ways at one input position.
+   * Reads every input a character class at a time, from the positions the pattern's first
+   * characters give, keeping each reached position with its ways; false as soon as some
+   * position is tried more than `limit` ways at one input position.
    */
-  private walk(start: Map<number, number>): boolean {
+  private walk(start: readonly number[]): boolean {
     const classes = this.classesPerPosition();
+    const count = this.sets.length;
+    // The ways each position is tried next (before its character is compared), and which are set.
+    const tries = new Uint16Array(count);
+    let touched: number[] = [];
+    const buckets: number[][] = [];
     const seen = new Set<string>();
-    const queue: Map<number, number>[] = [];
-    // `tries` are the ways each position is tried next, before its character is compared.
-    const expand = (tries: Map<number, number>): boolean => {
-      const next = new Map<number, Map<number, number>>();
-      for (const [q, n] of tries) {
+    const queue: (readonly number[])[] = [];
+    const add = (q: number, n: number): void => {
+      if (tries[q] === 0) touched.push(q);
+      tries[q] = Math.min((tries[q] as number) + n, this.cap);
+    };
+    // Splits the tried positions by the character class that lets them through.
+    const expand = (): boolean => {
+      touched.sort((x, y) => x - y);
+      const used: number[] = [];
+      for (const q of touched) {
+        const n = tries[q] as number;
+        tries[q] = 0;
         if (n > this.limit) return false;
         const ids = classes[q] as readonly number[];
         this.spend(ids.length);
         for (const id of ids) {
-          let to = next.get(id);
-          if (!to) {
-            to = new Map();
-            next.set(id, to);
+          let bucket = buckets[id];
+          if (!bucket) {
+            bucket = [];
+            buckets[id] = bucket;
           }
-          to.set(q, n);
+          if (bucket.length === 0) used.push(id);
+          bucket.push(q, n);
         }
       }
-      for (const state of next.values()) {
-        const key = stateKey(state);
-        this.spend(state.size);
+      touched = [];
+      for (const id of used) {
+        const state = buckets[id] as number[];
+        buckets[id] = [];
+        this.spend(state.length);
+        const key = String.fromCharCode(...state);
         if (seen.has(key)) continue;
         if (seen.size >= MAX_STATES) throw new Refused();
         seen.add(key);
@@ -192,13 +226,18 @@ class Analysis {
       }
       return true;
     };
-    if (!expand(start)) return false;
+    for (let i = 0; i < start.length; i += 2) add(start[i] as number, start[i + 1] as number);
+    if (!expand()) return false;
     for (let head = 0; head < queue.length; head++) {
-      const tries = new Map<number, number>();
-      for (const [p, n] of queue[head] as Map<number, number>) {
-        this.addInto(tries, this.follow[p] as Map<number, number>, n);
+      const state = queue[head] as readonly number[];
+      for (let i = 0; i < state.length; i += 2) {
+        const edges = this.follow[state[i] as number] as number[];
+        const n = state[i + 1] as number;
+        this.spend(edges.length / 2);
+        for (let j = 0; j < edges.length; j += 2)
+          add(edges[j] as number, this.mul(n, edges[j + 1] as number));
       }
-      if (!expand(tries)) return false;
+      if (!expand()) return false;
     }
     return true;
   }
@@ -229,16 +268,4 @@ class Analysis {
       return ids;
     });
   }
-}
-
-function EMPTY_PART(): Part {
-  return { empty: 1, first: new Map(), last: new Map() };
-}
-
-/** The same text for the same set whatever the order it was built in. */
-function stateKey(state: Map<number, number>): string {
-  return [...state]
-    .sort((a, b) => a[0] - b[0])
-    .map(([p, n]) => `${p}:${n}`)
-    .join(',');
 }
