@@ -71,7 +71,32 @@ class Analysis {
     // The end of the pattern is one more position, which no character matches: reaching it may
     // still fail (`$`), so the ways to it count like the others.
     const root = this.seq(this.part(tree), this.part({ kind: 'chars', ranges: [] }));
-    return this.walk(root.first);
+    return this.forksNever(root.first) || this.walk(root.first);
+  }
+
+  /**
+   * The quick case (most real patterns): every edge is one way, and whatever may come first, or
+   * next after any position, is distinct positions with disjoint sets. Then an input has at most
+   * one route, so no position is ever tried more than once at an input position.
+   */
+  private forksNever(start: readonly number[]): boolean {
+    if (!this.disjoint(start)) return false;
+    for (const edges of this.follow) if (!this.disjoint(edges)) return false;
+    return true;
+  }
+
+  /** Whether a [position, ways, ...] list has ways 1 each and pairwise disjoint positions' sets. */
+  private disjoint(list: readonly number[]): boolean {
+    for (let i = 0; i < list.length; i += 2) {
+      if (list[i + 1] !== 1) return false;
+      const a = this.sets[list[i] as number] as readonly number[];
+      for (let j = i + 2; j < list.length; j += 2) {
+        const b = this.sets[list[j] as number] as readonly number[];
+        this.spend(a.length + b.length);
+        if (list[i] === list[j] || overlap(a, b)) return false;
+      }
+    }
+    return true;
   }
 
   private spend(units: number): void {
@@ -248,24 +273,56 @@ class Analysis {
    * positions behave the same; keeping them apart only costs time.
    */
   private classesPerPosition(): number[][] {
-    const cuts = new Set<number>();
+    let total = 0;
+    for (const ranges of this.sets) total += ranges.length;
+    this.spend(total);
+    // Every range start and every end + 1, sorted (a typed array sorts numerically), unique.
+    const cuts = new Int32Array(total);
+    let n = 0;
     for (const ranges of this.sets) {
-      this.spend(ranges.length);
       for (let i = 0; i + 1 < ranges.length; i += 2) {
-        cuts.add(ranges[i] as number);
-        cuts.add((ranges[i + 1] as number) + 1);
+        cuts[n++] = ranges[i] as number;
+        cuts[n++] = (ranges[i + 1] as number) + 1;
       }
     }
-    const index = new Map([...cuts].sort((a, b) => a - b).map((cut, id) => [cut, id]));
+    cuts.sort();
+    let unique = 0;
+    for (let i = 0; i < n; i++)
+      if (unique === 0 || cuts[i] !== cuts[unique - 1]) cuts[unique++] = cuts[i] as number;
+    const sorted = cuts.subarray(0, unique);
     return this.sets.map((ranges) => {
       const ids: number[] = [];
       for (let i = 0; i + 1 < ranges.length; i += 2) {
-        const from = index.get(ranges[i] as number) as number;
-        const to = index.get((ranges[i + 1] as number) + 1) as number;
+        const from = findCut(sorted, ranges[i] as number);
+        const to = findCut(sorted, (ranges[i + 1] as number) + 1);
         this.spend(to - from);
         for (let id = from; id < to; id++) ids.push(id);
       }
       return ids;
     });
   }
+}
+
+/** The index of a value known to be in a sorted array. */
+function findCut(sorted: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Whether two normalized range lists share a code point. */
+function overlap(a: readonly number[], b: readonly number[]): boolean {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if ((a[i + 1] as number) < (b[j] as number)) i += 2;
+    else if ((b[j + 1] as number) < (a[i] as number)) j += 2;
+    else return true;
+  }
+  return false;
 }
