@@ -44,15 +44,19 @@ export function compileSiteRegex(pattern: string): SiteRegex {
       test: (input) => re.test(input),
     };
   }
-  const engine = re2 ?? compileRe2(pattern);
   // A translated pattern keeps its literal and `dotless`: they follow from its meaning, not from
-  // the engine, and spare the slow engine most queries.
+  // the engine, and spare the slow engine most queries. It is valid RE2 (see above), so re2js
+  // compiles it on first use: most lists' regexps never run in a process.
+  let engine = re2;
   return {
     pattern,
     engine: 're2js',
     literal: translated?.literal ?? '',
     dotless: translated?.dotless ?? false,
-    test: (input) => engine.test(input),
+    test: (input) => {
+      engine ??= compileRe2(pattern);
+      return engine.test(input);
+    },
   };
 }
 
