@@ -1,4 +1,4 @@
-// Whether V8's backtracking RegExp runs a pattern in bounded time (see docs/geo.md, "Regexps"):
+// Whether V8's backtracking RegExp runs a pattern in bounded time (docs/geo.md, "Hostile regexps"):
 // from any start, at most MAX_WAYS ways may reach one character of the pattern at one input
 // position. A pure function of the parse tree; refuses whatever exceeds its work budget.
 //   tree -> position automaton, edges counted by ways -> every reachable (position, ways) set -> <= limit
@@ -12,8 +12,8 @@ export const MAX_WAYS = 4;
 const MAX_POSITIONS = 1024;
 
 /**
- * Work units (map entries copied or visited) the analysis may spend: a few milliseconds at most,
- * about what re2js takes to compile such a pattern; the real dlc patterns need 4375 at most.
+ * Work units (list entries copied or visited) the analysis may spend: a millisecond or two, about
+ * what re2js takes to compile such a pattern; the real dlc patterns need 6688 at most.
  */
 const MAX_WORK = 20_000;
 
@@ -71,7 +71,7 @@ class Analysis {
     // The end of the pattern is one more position, which no character matches: reaching it may
     // still fail (`$`), so the ways to it count like the others.
     const root = this.seq(this.part(tree), this.part({ kind: 'chars', ranges: [] }));
-    return this.forksNever(root.first) || this.walk(root.first);
+    return (this.limit >= 1 && this.forksNever(root.first)) || this.walk(root.first);
   }
 
   /**
