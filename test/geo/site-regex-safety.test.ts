@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, test } from 'vitest';
-import { DomainType, GeoDat } from '../../src/geo/index.js';
+import { DomainType, GeoDat, GeoError } from '../../src/geo/index.js';
 import { backtrackBounded, MAX_WAYS } from '../../src/geo/site/regex-backtrack-bound.js';
 import { compileSites } from '../../src/geo/site/site-compiler.js';
 import { encodeGeoSiteList } from '../../src/geo/site/site-encoder.js';
@@ -95,6 +95,16 @@ describe('patterns whose backtracking explodes run on re2js', () => {
     }
     expect(m.matchCodes('list3.example')).toContain('HOSTILE-3');
   });
+});
+
+test('deep nesting: 200 levels run on re2js, 5000 are refused as RE2 refuses them, never a crash', () => {
+  const nested = (depth: number) => `${'('.repeat(depth)}a${')'.repeat(depth)}`;
+  expect(compileSiteRegex(nested(100)).engine).toBe('native');
+  const deep = compileSiteRegex(nested(200));
+  expect(deep.engine).toBe('re2js');
+  expect(deep.test('xay')).toBe(true);
+  expect(() => compileSiteRegex(nested(5000))).toThrow(GeoError);
+  expect(() => compileSiteRegex(nested(50_000))).toThrow(/nests too deeply/);
 });
 
 describe('what stays native', () => {

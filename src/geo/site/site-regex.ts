@@ -82,6 +82,9 @@ export interface TranslatedRegex {
 
 const DOT = 46;
 
+/** Groups nested deeper than this are not translated. */
+const MAX_DEPTH = 100;
+
 const WHITESPACE = '\\t\\n\\f\\r ';
 
 /** Code point ranges of the ASCII classes `\d \w \s` (RE2's `\s`: tab, LF, FF, CR, space). */
@@ -208,7 +211,9 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
         out += '(?:';
       } else out += '(';
       tree.open();
-      depth++;
+      // Deeper nesting is left to RE2 (which refuses 1000 levels) and re2js; the bound's walk
+      // over the tree recurses once per level.
+      if (++depth > MAX_DEPTH) return undefined;
       atom = false;
       runChar = '';
       endRun();
