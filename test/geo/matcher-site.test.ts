@@ -184,7 +184,7 @@ describe('code@attr selectors', () => {
 
 describe('RE2 to RegExp translation', () => {
   test('the real-world shapes translate and keep a required literal', () => {
-    expect(translateRe2('(^|\\.)[1-5]gaoap\\.com$')).toEqual({
+    expect(translateRe2('(^|\\.)[1-5]gaoap\\.com$')).toMatchObject({
       source: '(^|\\u{2e})[1-5]gaoap\\u{2e}com$',
       literal: 'gaoap.com',
       dotless: false,

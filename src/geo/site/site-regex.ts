@@ -1,9 +1,11 @@
 // Compiles a `regexp:` rule (RE2 syntax) for the matcher: patterns built only from constructs that
-// mean the same in RE2 and in a JavaScript `u` RegExp are rewritten for V8's native engine; any
-// other pattern runs on re2js. Also finds a literal every match must contain (the prefilter).
-//   pattern -> RE2JS.compile (validity) -> translate (safe subset) -> RegExp | re2js
+// mean the same in RE2 and in a JavaScript `u` RegExp, and whose backtracking is bounded, run on
+// V8's native engine; any other runs on re2js. Also finds a literal every match must contain.
+//   pattern -> translate (safe subset, parse tree) -> backtracking bound -> RegExp | re2js
 import { RE2JS } from 're2js';
 import { GeoError } from '../errors.js';
+import { backtrackBounded } from './regex-backtrack-bound.js';
+import { complementRanges, normalizeRanges, type RegexNode, RegexTreeBuilder } from './regex-tree.js';
 
 /** A compiled regexp rule: `test` searches (unanchored unless the pattern anchors). */
 export interface SiteRegex {
@@ -20,7 +22,10 @@ export interface SiteRegex {
   test(input: string): boolean;
 }
 
-/** Compiles one RE2 pattern; throws GeoError('regexp_invalid') when RE2 rejects it. */
+/**
+ * Compiles one RE2 pattern; throws GeoError('regexp_invalid') when RE2 rejects it. Runs natively
+ * only what translates and backtracks in bounded time (regex-backtrack-bound.ts), else on re2js.
+ */
 export function compileSiteRegex(pattern: string): SiteRegex {
   const translated = translateRe2(pattern);
   // What the translator accepts RE2 accepts too (test/geo/matcher-site.test.ts checks it over
@@ -28,14 +33,8 @@ export function compileSiteRegex(pattern: string): SiteRegex {
   // for every pattern left to re2js, is RE2's own parser asked (it costs about 0.1 ms a pattern,
   // a fifth of loading every list of a geosite.dat).
   let re2: RE2JS | undefined;
-  if (!translated || translated.countedGroup) {
-    try {
-      re2 = RE2JS.compile(pattern);
-    } catch (err) {
-      throw new GeoError('regexp_invalid', `invalid regexp "${pattern}": ${(err as Error).message}`);
-    }
-  }
-  if (translated) {
+  if (!translated || translated.countedGroup) re2 = compileRe2(pattern);
+  if (translated && backtrackBounded(translated.tree)) {
     const re = new RegExp(translated.source, 'u');
     return {
       pattern,
@@ -45,8 +44,28 @@ export function compileSiteRegex(pattern: string): SiteRegex {
       test: (input) => re.test(input),
     };
   }
-  const engine = re2 as RE2JS;
-  return { pattern, engine: 're2js', literal: '', dotless: false, test: (input) => engine.test(input) };
+  // A translated pattern keeps its literal and `dotless`: they follow from its meaning, not from
+  // the engine, and spare the slow engine most queries. It is valid RE2 (see above), so re2js
+  // compiles it on first use: most lists' regexps never run in a process.
+  let engine = re2;
+  return {
+    pattern,
+    engine: 're2js',
+    literal: translated?.literal ?? '',
+    dotless: translated?.dotless ?? false,
+    test: (input) => {
+      engine ??= compileRe2(pattern);
+      return engine.test(input);
+    },
+  };
+}
+
+function compileRe2(pattern: string): RE2JS {
+  try {
+    return RE2JS.compile(pattern);
+  } catch (err) {
+    throw new GeoError('regexp_invalid', `invalid regexp "${pattern}": ${(err as Error).message}`);
+  }
 }
 
 /** JavaScript source with the same meaning as an RE2 pattern, plus a required literal. */
@@ -57,11 +76,33 @@ export interface TranslatedRegex {
   readonly dotless: boolean;
   /** A `{n,m}` count applies to a group (RE2 limits the product of nested counts). */
   readonly countedGroup: boolean;
+  /** The pattern's parse, for the backtracking bound. */
+  readonly tree: RegexNode;
 }
 
 const DOT = 46;
 
+/** Groups nested deeper than this are not translated. */
+const MAX_DEPTH = 100;
+
 const WHITESPACE = '\\t\\n\\f\\r ';
+
+/** Code point ranges of the ASCII classes `\d \w \s` (RE2's `\s`: tab, LF, FF, CR, space). */
+const CLASS_RANGES: Readonly<Record<string, readonly number[]>> = {
+  d: [48, 57],
+  w: [48, 57, 65, 90, 95, 95, 97, 122],
+  s: [9, 10, 12, 13, 32, 32],
+};
+
+/** Ranges of `\d \D \w \W \s \S`. */
+function escapeRanges(letter: string): readonly number[] {
+  const own = CLASS_RANGES[letter];
+  if (own) return own;
+  return complementRanges(CLASS_RANGES[letter.toLowerCase()] as readonly number[]);
+}
+
+/** `.` (no flags): anything but a newline. */
+const DOT_RANGES = complementRanges([10, 10]);
 
 function hex(code: number): string {
   return `\\u{${code.toString(16)}}`;
@@ -100,6 +141,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
   let endsWithDollar = false;
   let groupAtom = false; // the last token was `)`
   let countedGroup = false;
+  const tree = new RegexTreeBuilder();
   const endRun = () => {
     if (run === '') return;
     if (run.length > best.length) best = run;
@@ -124,18 +166,23 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
       // Not \B: V8 also tests it between the halves of a surrogate pair, where it holds.
       if ('dDwWb'.includes(next)) {
         if (next === 'D' || next === 'W') dotPossible = true;
+        tree.atom(
+          next === 'b' ? { kind: 'assert', at: 'word' } : { kind: 'chars', ranges: escapeRanges(next) },
+        );
         out += `\\${next}`;
         atom = next !== 'b';
         runChar = '';
         endRun();
       } else if (next === 's' || next === 'S') {
         if (next === 'S') dotPossible = true;
+        tree.atom({ kind: 'chars', ranges: escapeRanges(next) });
         out += next === 's' ? `[${WHITESPACE}]` : `[^${WHITESPACE}]`;
         atom = true;
         runChar = '';
         endRun();
       } else if (isAsciiPunct(n)) {
         if (n === DOT) dotPossible = true;
+        tree.atom({ kind: 'chars', ranges: [n, n] });
         out += hex(n);
         atom = true;
         if (depth === 0) {
@@ -149,6 +196,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
       const cls = translateClass(cps, i);
       if (!cls) return undefined;
       if (cls.dot) dotPossible = true;
+      tree.atom({ kind: 'chars', ranges: cls.ranges });
       out += cls.source;
       i = cls.end;
       atom = true;
@@ -162,7 +210,10 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
         i += 2;
         out += '(?:';
       } else out += '(';
-      depth++;
+      tree.open();
+      // Deeper nesting is left to RE2 (which refuses 1000 levels) and re2js; the bound's walk
+      // over the tree recurses once per level.
+      if (++depth > MAX_DEPTH) return undefined;
       atom = false;
       runChar = '';
       endRun();
@@ -171,6 +222,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
     if (ch === ')') {
       if (depth === 0) return undefined;
       depth--;
+      tree.close();
       out += ')';
       atom = true;
       groupAtom = true;
@@ -180,6 +232,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
     }
     if (ch === '|') {
       if (depth === 0) topLevelAlternation = true;
+      tree.bar();
       out += '|';
       atom = false;
       runChar = '';
@@ -188,6 +241,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
     }
     if (ch === '^' || ch === '$') {
       endsWithDollar = ch === '$';
+      tree.atom({ kind: 'assert', at: ch === '^' ? 'start' : 'end' });
       out += ch;
       atom = false;
       runChar = '';
@@ -196,6 +250,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
     }
     if (ch === '.') {
       dotPossible = true;
+      tree.atom({ kind: 'chars', ranges: DOT_RANGES });
       out += '[^\\n]';
       atom = true;
       runChar = '';
@@ -205,15 +260,17 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
     if (ch === '*' || ch === '+' || ch === '?' || ch === '{') {
       if (!atom) return undefined;
       let q = ch;
+      let min = ch === '+' ? 1 : 0;
+      let max = ch === '?' ? 1 : Number.POSITIVE_INFINITY;
       if (ch === '{') {
         const close = cps.indexOf('}', i);
         if (close === -1) return undefined;
         const body = cps.slice(i, close).join('');
         const m = /^(\d{1,4})(,(\d{1,4})?)?$/.exec(body);
         if (!m) return undefined;
-        const min = Number(m[1]);
-        const max = m[3] === undefined ? min : Number(m[3]);
-        if (min > 1000 || max > 1000 || (m[3] !== undefined && max < min)) return undefined;
+        min = Number(m[1]);
+        max = m[2] === undefined ? min : m[3] === undefined ? Number.POSITIVE_INFINITY : Number(m[3]);
+        if (min > 1000 || max < min || (max > 1000 && m[3] !== undefined)) return undefined;
         if (afterGroup) countedGroup = true;
         q = `{${body}}`;
         i = close + 1;
@@ -222,6 +279,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
         q += '?';
         i++;
       }
+      tree.repeat(min, max);
       out += q;
       // A quantified character is not a required part of the literal run.
       if (runChar !== '' && run.endsWith(runChar)) run = run.slice(0, -runChar.length);
@@ -232,6 +290,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
     }
     if (ch === '}' || ch === ']') {
       // Literal in RE2; must be escaped in a `u` RegExp.
+      tree.atom({ kind: 'chars', ranges: [c, c] });
       out += hex(c);
       atom = true;
       if (depth === 0) {
@@ -240,6 +299,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
       }
       continue;
     }
+    tree.atom({ kind: 'chars', ranges: [c, c] });
     out += isAlnum(c) ? ch : hex(c);
     atom = true;
     if (depth === 0) {
@@ -258,6 +318,7 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
     literal: topLevelAlternation ? '' : literal,
     dotless: anchored && !dotPossible,
     countedGroup,
+    tree: tree.finish(),
   };
 }
 
@@ -265,14 +326,17 @@ export function translateRe2(pattern: string): TranslatedRegex | undefined {
 function translateClass(
   cps: readonly string[],
   from: number,
-): { source: string; end: number; dot: boolean } | undefined {
+): { source: string; end: number; dot: boolean; ranges: readonly number[] } | undefined {
   let i = from;
   let out = '[';
+  let negated = false;
+  const pairs: number[] = [];
   // Whether the class can match a dot: a negated class (conservatively), \D or \W, `.` itself,
   // or a range around it.
   let dot = false;
   if (cps[i] === '^') {
     out += '^';
+    negated = true;
     dot = true;
     i++;
   }
@@ -280,7 +344,7 @@ function translateClass(
   if (cps[i] === ']') return undefined;
   const first = i;
   /** Reads one class member: a single character (code point) or a class escape (code -1). */
-  const member = (): { code: number; source: string } | undefined => {
+  const member = (): { code: number; source: string; ranges?: readonly number[] } | undefined => {
     const ch = cps[i];
     if (ch === undefined) return undefined;
     i++;
@@ -290,9 +354,9 @@ function translateClass(
       i++;
       if ('dDwW'.includes(next)) {
         if (next === 'D' || next === 'W') dot = true;
-        return { code: -1, source: `\\${next}` };
+        return { code: -1, source: `\\${next}`, ranges: escapeRanges(next) };
       }
-      if (next === 's') return { code: -1, source: WHITESPACE };
+      if (next === 's') return { code: -1, source: WHITESPACE, ranges: escapeRanges(next) };
       const n = next.codePointAt(0) as number;
       if (isAsciiPunct(n)) return { code: n, source: hex(n) };
       return undefined;
@@ -303,7 +367,10 @@ function translateClass(
   };
   for (;;) {
     if (cps[i] === undefined) return undefined;
-    if (cps[i] === ']') return { source: `${out}]`, end: i + 1, dot };
+    if (cps[i] === ']') {
+      const ranges = normalizeRanges(pairs);
+      return { source: `${out}]`, end: i + 1, dot, ranges: negated ? complementRanges(ranges) : ranges };
+    }
     const at = i;
     const lo = member();
     if (!lo) return undefined;
@@ -314,9 +381,12 @@ function translateClass(
       const hi = member();
       if (!hi || lo.code < 0 || hi.code < 0 || hi.code < lo.code) return undefined;
       if (lo.code <= DOT && DOT <= hi.code) dot = true;
+      pairs.push(lo.code, hi.code);
       out += `${lo.source}-${hi.source}`;
     } else {
       if (lo.code === DOT) dot = true;
+      if (lo.ranges) pairs.push(...lo.ranges);
+      else pairs.push(lo.code, lo.code);
       out += lo.source;
     }
   }
