@@ -554,31 +554,36 @@ export class IpMatcherBuilder {
     const lists = e.lists;
     let count = e.count;
     const list = this.current;
-    let open = this.open4;
-    let last = this.end4;
+    // Kept as uint32 arithmetic throughout (a sum past 2^32 would make V8 recompile for doubles).
+    let has = this.open4 !== -1;
+    let open = has ? this.open4 : 0;
+    let last = has ? this.end4 : 0;
     for (let k = 0; k < n; k++) {
       const prefix = prefixes[k] as number;
       // (>>> takes the shift count mod 32, so /32 needs its own case.)
       const host = prefix >= 32 ? 0 : 0xffffffff >>> prefix;
       const base = ((starts[k] as number) & ~host) >>> 0;
       const end = (base | host) >>> 0;
-      if (open === -1) open = base;
-      else if (base > last + 1) {
+      // The address after the open range (0 when it ends at the last address: nothing follows).
+      const after = (last + 1) >>> 0;
+      if (!has) {
+        has = true;
+        open = base;
+      } else if (after !== 0 && base > after) {
         words[count] = open;
         lists[count++] = list;
-        // last < base - 1 here, so last + 1 is an address.
-        words[count] = last + 1;
+        words[count] = after;
         lists[count++] = list;
         open = base;
-      } else if (base !== last + 1) {
+      } else if (after === 0 || base !== after) {
         this.outOfOrder = true;
         break;
       }
       last = end;
     }
     e.count = count;
-    this.open4 = open;
-    this.end4 = last;
+    this.open4 = has ? open : -1;
+    this.end4 = has ? last : -1;
   }
 
   /** As addV4Batch for IPv6 networks k < n (words[4k..4k+3], prefixes[k]). */
@@ -633,28 +638,43 @@ export class IpMatcherBuilder {
       if (this.has6) {
         // Where the start stands against end6 + 1 (computed with its carry): equal (adjacent:
         // extend), above (a gap: close the open range), below (overlap or out of order).
-        let n3 = (end6[3] as number) + 1;
+        const n3 = ((end6[3] as number) + 1) >>> 0;
         let n2 = end6[2] as number;
         let n1 = end6[1] as number;
         let n0 = end6[0] as number;
-        if (n3 > 0xffffffff) {
-          n3 = 0;
-          n2++;
-          if (n2 > 0xffffffff) {
-            n2 = 0;
-            n1++;
-            if (n1 > 0xffffffff) {
-              n1 = 0;
-              n0++;
+        if (n3 === 0) {
+          n2 = (n2 + 1) >>> 0;
+          if (n2 === 0) {
+            n1 = (n1 + 1) >>> 0;
+            if (n1 === 0) {
+              n0 = (n0 + 1) >>> 0;
               // end6 was the last address: nothing can follow it.
-              if (n0 > 0xffffffff) {
+              if (n0 === 0) {
                 this.outOfOrder = true;
                 break;
               }
             }
           }
         }
-        const order = s0 !== n0 ? s0 - n0 : s1 !== n1 ? s1 - n1 : s2 !== n2 ? s2 - n2 : s3 - n3;
+        // -1, 0, 1: the start below, at or above end6 + 1 (compared, not subtracted: uint32 stays).
+        const order =
+          s0 !== n0
+            ? s0 < n0
+              ? -1
+              : 1
+            : s1 !== n1
+              ? s1 < n1
+                ? -1
+                : 1
+              : s2 !== n2
+                ? s2 < n2
+                  ? -1
+                  : 1
+                : s3 !== n3
+                  ? s3 < n3
+                    ? -1
+                    : 1
+                  : 0;
         if (order < 0) {
           this.outOfOrder = true;
           break;
