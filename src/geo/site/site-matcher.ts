@@ -102,6 +102,7 @@ class NameTargets {
  */
 export class SiteMatcherBuilder {
   readonly codes: string[] = [];
+  private readonly labels = new Set<string>();
   readonly table: DomainTable;
   readonly full: NameTargets;
   readonly root: NameTargets;
@@ -121,7 +122,7 @@ export class SiteMatcherBuilder {
   constructor(sizeHint = 0) {
     // A Domain message with a one-character value takes at least 7 bytes; a real one about 21
     // (upstream dlc.dat: 2.28 MB for 109,236 rules).
-    const rules = Math.ceil(sizeHint / 7);
+    const rules = Math.ceil(sizeHint / 16);
     this.table = new DomainTable(sizeHint, rules, Math.ceil(sizeHint / 24));
     this.full = new NameTargets(rules, rules);
     this.root = new NameTargets(rules, rules);
@@ -132,12 +133,13 @@ export class SiteMatcherBuilder {
    * repeat (its rules are skipped). `list` names the list in errors.
    */
   beginTarget(label: string, list = label): boolean {
-    if (this.codes.includes(label)) {
+    if (this.labels.has(label)) {
       this.current = -1;
       return false;
     }
     this.current = this.codes.length;
     this.codes.push(label);
+    this.labels.add(label);
     this.listName = list;
     return true;
   }
@@ -228,8 +230,13 @@ export function normalizeDomain(domain: string): string {
 export class SiteMatcher {
   /** What each result index stands for: a list code (`GOOGLE`) or a selector (`GOOGLE@ADS`). */
   readonly codes: readonly string[];
-  /** Patterns of regexp rules that run on re2js (outside the subset run as native RegExp). */
-  readonly re2jsPatterns: readonly string[];
+  /**
+   * Patterns of regexp rules that run on re2js (outside the subset run as native RegExp, or
+   * whose backtracking is not bounded); settles every pattern's engine when first asked.
+   */
+  get re2jsPatterns(): readonly string[] {
+    return this.regexes.filter((r) => r.engine === 're2js').map((r) => r.pattern);
+  }
   /** Number of distinct regexp patterns. */
   readonly regexCount: number;
 
@@ -274,7 +281,6 @@ export class SiteMatcher {
     this.keywordGroups = new Groups(dense(b.keywordSets, b.keywordIds.size));
     this.regexGroups = new Groups(dense(b.regexSets, b.regexIds.size));
     this.regexCount = this.regexes.length;
-    this.re2jsPatterns = this.regexes.filter((r) => r.engine === 're2js').map((r) => r.pattern);
     const literalIds = new Map<string, number>();
     const literalSets: number[][] = [];
     const unfiltered: number[] = [];

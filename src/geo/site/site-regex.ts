@@ -25,6 +25,9 @@ export interface SiteRegex {
 /**
  * Compiles one RE2 pattern; throws GeoError('regexp_invalid') when RE2 rejects it. Runs natively
  * only what translates and backtracks in bounded time (regex-backtrack-bound.ts), else on re2js.
+ * Validity, the literal and `dotless` are settled here; the engine on first use (a geosite.dat
+ * holds over a hundred patterns, most of which never run in a given process, and the bound's
+ * analysis of the ambiguous ones costs more than the rest of loading them).
  */
 export function compileSiteRegex(pattern: string): SiteRegex {
   const translated = translateRe2(pattern);
@@ -32,32 +35,47 @@ export function compileSiteRegex(pattern: string): SiteRegex {
   // random patterns), except a count on a group, whose nested counts RE2 limits: only then, and
   // for every pattern left to re2js, is RE2's own parser asked (it costs about 0.1 ms a pattern,
   // a fifth of loading every list of a geosite.dat).
-  let re2: RE2JS | undefined;
-  if (!translated || translated.countedGroup) re2 = compileRe2(pattern);
-  if (translated && backtrackBounded(translated.tree)) {
-    const re = new RegExp(translated.source, 'u');
-    return {
-      pattern,
-      engine: 'native',
-      literal: translated.literal,
-      dotless: translated.dotless,
-      test: (input) => re.test(input),
-    };
+  const re2 = !translated || translated.countedGroup ? compileRe2(pattern) : undefined;
+  return new LazySiteRegex(pattern, translated, re2);
+}
+
+/** A pattern already known valid, whose engine is chosen (and compiled) when first needed. */
+class LazySiteRegex implements SiteRegex {
+  readonly literal: string;
+  readonly dotless: boolean;
+  private run: ((input: string) => boolean) | undefined;
+  private chosen: 'native' | 're2js' | undefined;
+
+  constructor(
+    readonly pattern: string,
+    private readonly translated: TranslatedRegex | undefined,
+    private re2: RE2JS | undefined,
+  ) {
+    // A translated pattern keeps its literal and `dotless` whichever engine runs it: they follow
+    // from its meaning, and spare the engine most queries.
+    this.literal = translated?.literal ?? '';
+    this.dotless = translated?.dotless ?? false;
   }
-  // A translated pattern keeps its literal and `dotless`: they follow from its meaning, not from
-  // the engine, and spare the slow engine most queries. It is valid RE2 (see above), so re2js
-  // compiles it on first use: most lists' regexps never run in a process.
-  let engine = re2;
-  return {
-    pattern,
-    engine: 're2js',
-    literal: translated?.literal ?? '',
-    dotless: translated?.dotless ?? false,
-    test: (input) => {
-      engine ??= compileRe2(pattern);
-      return engine.test(input);
-    },
-  };
+
+  get engine(): 'native' | 're2js' {
+    this.chosen ??= this.translated && backtrackBounded(this.translated.tree) ? 'native' : 're2js';
+    return this.chosen;
+  }
+
+  test(input: string): boolean {
+    if (this.run === undefined) {
+      if (this.engine === 'native') {
+        const re = new RegExp((this.translated as TranslatedRegex).source, 'u');
+        this.run = (text) => re.test(text);
+      } else {
+        // Valid RE2 (checked when made), so this compiles.
+        const re2 = this.re2 ?? compileRe2(this.pattern);
+        this.re2 = re2;
+        this.run = (text) => re2.test(text);
+      }
+    }
+    return this.run(input);
+  }
 }
 
 function compileRe2(pattern: string): RE2JS {
