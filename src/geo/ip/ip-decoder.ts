@@ -102,12 +102,14 @@ function fastV4(bytes: Uint8Array, from: number, end: number, b: Batches): numbe
     } else if (length !== 6) break;
     starts[n] = uint32At(bytes, pos + 4);
     prefixes[n++] = prefix;
+    pos += 2 + length;
+    // A full batch ends the call: the caller comes back for the rest (a loop that never runs
+    // long is compiled between calls, never replaced while it runs).
     if (n === BATCH) {
       b.n4 = n;
       b.flush4();
-      n = 0;
+      return pos;
     }
-    pos += 2 + length;
   }
   b.n4 = n;
   return pos;
@@ -133,12 +135,14 @@ function fastV6(bytes: Uint8Array, from: number, end: number, b: Batches): numbe
     words[o + 2] = uint32At(bytes, pos + 12);
     words[o + 3] = uint32At(bytes, pos + 16);
     prefixes[n++] = prefix;
+    pos += 2 + length;
+    // A full batch ends the call: the caller comes back for the rest (a loop that never runs
+    // long is compiled between calls, never replaced while it runs).
     if (n === BATCH) {
       b.n6 = n;
       b.flush6();
-      n = 0;
+      return pos;
     }
-    pos += 2 + length;
   }
   b.n6 = n;
   return pos;
