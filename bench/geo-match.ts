@@ -415,7 +415,7 @@ if ('missing' in peer) {
     codes: ['cn', 'google', 'category-ads-all'],
     queries: siteQ,
   });
-  rmSync(dir, { recursive: true, force: true });
+  if (!process.env.GEO_KEEP) rmSync(dir, { recursive: true, force: true });
 }
 
 console.log(`node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);

@@ -6,9 +6,12 @@
 // as a router rule over all of them would) over the queries in a file.
 //
 // Build (GOPATH mode; the Debian packages put v2ray and its dependencies in /usr/share/gocode):
-//   GO111MODULE=off GOPATH=/usr/share/gocode go build -o v2ray-peer bench/v2ray-peer/main.go
+//
+//	GO111MODULE=off GOPATH=/usr/share/gocode go build -o v2ray-peer bench/v2ray-peer/main.go
+//
 // Run:
-//   v2ray-peer site|ip FILE [-codes a,b] [-queries FILE] [-rounds N]
+//
+//	v2ray-peer site|ip FILE [-codes a,b] [-queries FILE] [-rounds N]
 package main
 
 import (
@@ -93,14 +96,24 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// medianNs times rounds passes over the queries and returns the median ns per query.
+// medianNs returns the median ns per query over rounds timed rounds, after passes over the
+// queries for warmMs; each round repeats passes until it has run roundMs. The same scheme as our
+// side (bench/support/geo-load-child.mjs), whose JIT needs the warm-up; here it costs nothing.
 func medianNs(rounds int, n int, pass func() int) (float64, int) {
-	times := make([]float64, 0, rounds)
+	const warmMs, roundMs = 300, 100
 	hits := 0
+	for warm := time.Now(); time.Since(warm) < warmMs*time.Millisecond; {
+		hits = pass()
+	}
+	times := make([]float64, 0, rounds)
 	for r := 0; r < rounds; r++ {
 		start := time.Now()
-		hits = pass()
-		times = append(times, float64(time.Since(start).Nanoseconds())/float64(n))
+		passes := 0
+		for time.Since(start) < roundMs*time.Millisecond {
+			hits = pass()
+			passes++
+		}
+		times = append(times, float64(time.Since(start).Nanoseconds())/float64(n*passes))
 	}
 	sort.Float64s(times)
 	return times[len(times)/2], hits

@@ -107,6 +107,21 @@ describe('IPv4 and IPv6 edges', () => {
     expect(m.matchV6(Uint32Array.of(0, 0, 0xffff, 0x01020305), 0, out)).toBe(1);
   });
 
+  test('matchV4 takes an address from 128.0.0.0 up as a uint32 or as its int32 bit pattern', () => {
+    const m = IpMatcher.compile([list('HIGH', ['203.0.113.0/24']), list('TOP', ['255.255.255.255/32'])]);
+    const out = new Uint32Array(m.size);
+    for (const [v, want] of [
+      [0xcb007101, [0]],
+      [0xcb007201, []],
+      [0xffffffff, [1]],
+    ] as const) {
+      expect(m.matchV4(v, out), v.toString(16)).toBe(want.length);
+      expect([...out.subarray(0, want.length)]).toEqual(want);
+      expect(m.matchV4(v | 0, out), `${v | 0}`).toBe(want.length);
+      expect([...out.subarray(0, want.length)]).toEqual(want);
+    }
+  });
+
   test('a bad address: -1 from match, a GeoError from matchCodes', () => {
     const m = IpMatcher.compile([list('A', ['0.0.0.0/0'])]);
     const out = new Uint32Array(1);

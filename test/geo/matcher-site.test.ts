@@ -5,7 +5,7 @@ import { RE2JS } from 're2js';
 import { describe, expect, test } from 'vitest';
 import { DomainType, GeoError, type SiteList, type SiteRule } from '../../src/geo/index.js';
 import { SiteMatcher } from '../../src/geo/site/site-matcher.js';
-import { compileSiteRegex, translateRe2 } from '../../src/geo/site/site-regex.js';
+import { compileSiteRegex, endTail, translateRe2 } from '../../src/geo/site/site-regex.js';
 import { referenceSiteMatch } from './support/matcher-reference.js';
 
 const rule = (type: DomainType, value: string, ...attrs: string[]): SiteRule => ({
@@ -254,6 +254,30 @@ describe('RE2 to RegExp translation', () => {
     }
   });
 
+  test('the tail before a final $: single characters and exact counts, last first; none otherwise', () => {
+    const tail = (p: string) =>
+      endTail((translateRe2(p) as NonNullable<ReturnType<typeof translateRe2>>).tree);
+    expect(tail('(^|\\.)[a-z][1-9][0-9][a-z]\\.com$')).toEqual([
+      [109, 109],
+      [111, 111],
+      [99, 99],
+      [46, 46],
+      [97, 122],
+      [48, 57],
+      [49, 57],
+      [97, 122],
+    ]);
+    expect(tail('x[0-9]{2}$')).toEqual([
+      [48, 57],
+      [48, 57],
+      [120, 120],
+    ]);
+    expect(tail('ab+c$')).toEqual([[99, 99]]);
+    expect(tail('a|bc$')).toEqual([]);
+    expect(tail('abc')).toEqual([]);
+    expect(tail('a$b')).toEqual([]);
+  });
+
   test('a pattern the translator accepts is valid RE2 (so RE2 is not asked), random token strings valid or not', () => {
     const token = fc.constantFrom(
       'a',
@@ -398,7 +422,7 @@ describe('RE2 to RegExp translation', () => {
 });
 
 describe('differential: matcher vs a linear scan of every rule', () => {
-  const label = fc.constantFrom('a', 'b', 'ab', 'ba', 'c1', 'x-y', 'cn', 'com');
+  const label = fc.constantFrom('a', 'b', 'ab', 'ba', 'c1', 'x-y', 'cn', 'com', 'a1b', 'c9');
   const name = fc.array(label, { minLength: 1, maxLength: 4 }).map((l) => l.join('.'));
   const regexPool = fc.constantFrom(
     '^a',
@@ -415,6 +439,12 @@ describe('differential: matcher vs a linear scan of every rule', () => {
     '^cn$',
     'ab?a',
     'A',
+    // Tails of fixed characters before `$` (the matcher checks them before running the regexp).
+    '(^|\\.)[a-c][1-9][a-z]\\.com$',
+    'c[0-9]{1}\\.cn$',
+    '[ab]{2}$',
+    '(a|b)c1$',
+    '.a$',
   );
   const attr = fc.subarray(['ads', 'cn'], { minLength: 0, maxLength: 2 });
   const ruleArb: fc.Arbitrary<SiteRule> = fc.oneof(

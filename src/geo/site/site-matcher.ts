@@ -255,6 +255,13 @@ export class SiteMatcher {
   private readonly unfilteredRegexes: Int32Array;
   /** 1 for a regexp no dotted name can match (SiteRegex.dotless). */
   private readonly regexDotless: Uint8Array;
+  /**
+   * Per regexp, its tail (SiteRegex.tail) as ASCII bitmaps: position t of regexp r is the 128-bit
+   * set at tailBits[(tailStart[r] + t) * 4], t counting from the name's last character.
+   */
+  private readonly tailStart: Int32Array;
+  private readonly tailLength: Uint8Array;
+  private readonly tailBits: Uint32Array;
   /** Whether the name being looked up holds a dot (set by the label walk). */
   private dotted = false;
   /** Targets of empty keywords: they match every name. */
@@ -299,6 +306,24 @@ export class SiteMatcher {
     this.literalRegexes = new Groups(dense(literalSets, literalIds.size));
     this.unfilteredRegexes = Int32Array.from(unfiltered);
     this.regexDotless = Uint8Array.from(this.regexes, (re) => (re.dotless ? 1 : 0));
+    this.tailStart = new Int32Array(this.regexes.length);
+    this.tailLength = new Uint8Array(this.regexes.length);
+    let tails = 0;
+    for (const re of this.regexes) tails += re.tail.length;
+    this.tailBits = new Uint32Array(tails * 4);
+    tails = 0;
+    this.regexes.forEach((re, r) => {
+      this.tailStart[r] = tails;
+      this.tailLength[r] = re.tail.length;
+      for (const ranges of re.tail) {
+        for (let i = 0; i + 1 < ranges.length; i += 2) {
+          for (let c = ranges[i] as number; c <= (ranges[i + 1] as number) && c < 128; c++)
+            this.tailBits[tails * 4 + (c >>> 5)] =
+              ((this.tailBits[tails * 4 + (c >>> 5)] as number) | (1 << (c & 31))) >>> 0;
+        }
+        tails++;
+      }
+    });
     this.everyName = Int32Array.from(b.everyName);
     // Built over the patterns reversed: the label walk reads the name from its end, and a pattern
     // occurs in the name exactly when its reverse occurs in the name read backwards.
@@ -465,6 +490,9 @@ export class SiteMatcher {
   private tryRegex(r: number, name: string): void {
     // A regexp that cannot match a dotted name (`^[a-z0-9-]+$`) is not run on one.
     if (this.dotted && this.regexDotless[r] === 1) return;
+    // A regexp ending in fixed characters and `$` (`[a-z][1-9][0-9][a-z]\.com$`) is not run on a
+    // name whose end does not fit them.
+    if (!this.tailFits(r, name)) return;
     // Skip a regexp whose every list already matched.
     const g = this.regexGroups;
     const end = g.start[r + 1] as number;
@@ -472,6 +500,20 @@ export class SiteMatcher {
     for (let o = g.start[r] as number; o < end && !needed; o++)
       needed = this.seen[g.ids[o] as number] !== this.epoch;
     if (needed && (this.regexes[r] as SiteRegex).test(name)) this.emitGroup(g, r);
+  }
+
+  /** Whether the name's last characters fit regexp r's tail (a non-ASCII one: not known, so yes). */
+  private tailFits(r: number, name: string): boolean {
+    const n = this.tailLength[r] as number;
+    if (name.length < n) return false;
+    const bits = this.tailBits;
+    let at = (this.tailStart[r] as number) * 4;
+    for (let t = 0; t < n; t++, at += 4) {
+      const c = name.charCodeAt(name.length - 1 - t);
+      if (c >= 128) return true;
+      if (((bits[at + (c >>> 5)] as number) & (1 << (c & 31))) === 0) return false;
+    }
+    return true;
   }
 
   private emitTargets(targets: NameTargets, name: number): void {

@@ -19,6 +19,12 @@ export interface SiteRegex {
    * part of it matches `.`), so the matcher skips it for dotted names. False when not known.
    */
   readonly dotless: boolean;
+  /**
+   * When the pattern ends with single characters and `$`, the character sets a match's last
+   * characters must fall in, last character first (code point ranges, [lo, hi] pairs); empty
+   * when not known. A name whose end does not fit cannot match.
+   */
+  readonly tail: readonly (readonly number[])[];
   test(input: string): boolean;
 }
 
@@ -43,6 +49,7 @@ export function compileSiteRegex(pattern: string): SiteRegex {
 class LazySiteRegex implements SiteRegex {
   readonly literal: string;
   readonly dotless: boolean;
+  readonly tail: readonly (readonly number[])[];
   private run: ((input: string) => boolean) | undefined;
   private chosen: 'native' | 're2js' | undefined;
 
@@ -55,6 +62,7 @@ class LazySiteRegex implements SiteRegex {
     // from its meaning, and spare the engine most queries.
     this.literal = translated?.literal ?? '';
     this.dotless = translated?.dotless ?? false;
+    this.tail = translated ? endTail(translated.tree) : [];
   }
 
   get engine(): 'native' | 're2js' {
@@ -62,7 +70,8 @@ class LazySiteRegex implements SiteRegex {
     return this.chosen;
   }
 
-  test(input: string): boolean {
+  /** Searches the input (a property, so it may be passed around on its own). */
+  readonly test = (input: string): boolean => {
     if (this.run === undefined) {
       if (this.engine === 'native') {
         const re = new RegExp((this.translated as TranslatedRegex).source, 'u');
@@ -75,7 +84,36 @@ class LazySiteRegex implements SiteRegex {
       }
     }
     return this.run(input);
+  };
+}
+
+/** Longest tail kept: enough to tell most names apart, cheap to check. */
+const MAX_TAIL = 16;
+
+/**
+ * The character sets of the single characters just before a final `$` (as a sequence at the top,
+ * not inside an alternation), last first; a count `{n}` of one character (n <= MAX_TAIL) counts
+ * as n of them. Anything else before them ends the tail.
+ */
+export function endTail(tree: RegexNode): (readonly number[])[] {
+  if (tree.kind !== 'seq') return [];
+  const items = tree.items;
+  const last = items[items.length - 1];
+  if (!last || last.kind !== 'assert' || last.at !== 'end') return [];
+  const tail: (readonly number[])[] = [];
+  for (let k = items.length - 2; k >= 0 && tail.length < MAX_TAIL; k--) {
+    const item = items[k] as RegexNode;
+    if (item.kind === 'chars') tail.push(item.ranges);
+    else if (
+      item.kind === 'repeat' &&
+      item.min === item.max &&
+      item.body.kind === 'chars' &&
+      item.min <= MAX_TAIL
+    ) {
+      for (let n = 0; n < item.min && tail.length < MAX_TAIL; n++) tail.push(item.body.ranges);
+    } else break;
   }
+  return tail;
 }
 
 function compileRe2(pattern: string): RE2JS {
