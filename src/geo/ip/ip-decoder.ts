@@ -71,13 +71,17 @@ class Batches {
   }
 }
 
+/**
+ * The big-endian 32 bits at bytes[at], as an int32 (stored into a Uint32Array they read back as
+ * the uint32): V8 keeps an int32 unboxed, where a uint32 from 2^31 up would make it recompile
+ * code that first saw only smaller ones.
+ */
 function uint32At(bytes: Uint8Array, at: number): number {
   return (
-    (((bytes[at] as number) << 24) |
-      ((bytes[at + 1] as number) << 16) |
-      ((bytes[at + 2] as number) << 8) |
-      (bytes[at + 3] as number)) >>>
-    0
+    ((bytes[at] as number) << 24) |
+    ((bytes[at + 1] as number) << 16) |
+    ((bytes[at + 2] as number) << 8) |
+    (bytes[at + 3] as number)
   );
 }
 
