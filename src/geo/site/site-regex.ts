@@ -99,7 +99,7 @@ export function endTail(tree: RegexNode): (readonly number[])[] {
   if (tree.kind !== 'seq') return [];
   const items = tree.items;
   const last = items[items.length - 1];
-  if (!last || last.kind !== 'assert' || last.at !== 'end') return [];
+  if (last?.kind !== 'assert' || last.at !== 'end') return [];
   const tail: (readonly number[])[] = [];
   for (let k = items.length - 2; k >= 0 && tail.length < MAX_TAIL; k--) {
     const item = items[k] as RegexNode;
