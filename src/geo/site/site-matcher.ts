@@ -5,7 +5,8 @@
 //        -> one right-to-left walk: a hash of each label suffix probed in the DomainTable (full /
 //           domain rules) and an Aho-Corasick automaton over the reversed keywords and regexp
 //           literals (lower case is checked on the way; a name that needs it is walked again)
-//        -> candidate regexps (those that cannot match a dotted name skipped for one)
+//        -> candidate regexps (skipped: one that cannot match a dotted name, for one; one whose
+//           fixed tail before `$` does not fit the name's end)
 //        -> list indexes into the caller's Uint32Array, ascending
 
 import { GeoError } from '../errors.js';
