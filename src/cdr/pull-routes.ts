@@ -5,11 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ExtensionKeyChecker } from '../auth/index.js';
 import type { AppDeps } from '../server/deps.js';
 import { sendError } from '../server/error-catalogue.js';
-import type { CdrRow } from '../store/index.js';
 import { hasFilter, parseCdrFilter, whereFilter } from './cdr-filter.js';
 import { CDR_WIRE_FIELDS } from './record.js';
-import { countCdrRecords, listCdrRecordsAfter } from './record-store.js';
-import { TimeFormatter, toWireRecord } from './wire-record.js';
+import { countCdrRecords, listWireRowsAfter } from './record-store.js';
+import { TimeFormatter, toWireRecord, type WireRow } from './wire-record.js';
 
 /** The largest page size; larger limits are clamped to it. */
 export const MAX_LIMIT = 1000;
@@ -134,7 +133,7 @@ export async function cdrPullRoutes(app: FastifyInstance, deps: AppDeps): Promis
     const size = Math.min(limit.value, MAX_LIMIT);
     const skip = (page.value - 1) * size;
     let total: number;
-    let rows: CdrRow[];
+    let rows: WireRow[];
     if (hasFilter(q)) {
       // The console's filters (optional; docs/api.md): a counted, offset query in either order.
       const parsed = parseCdrFilter(q, deps.timeZone);
@@ -155,7 +154,7 @@ export async function cdrPullRoutes(app: FastifyInstance, deps: AppDeps): Promis
           : [];
     } else {
       total = await countCdrRecords(deps.store);
-      rows = skip < total ? await listCdrRecordsAfter(deps.store, skip, size) : [];
+      rows = skip < total ? await listWireRowsAfter(deps.store, skip, size) : [];
     }
     return {
       data: rows.map((row) => toWireRecord(row, time)),

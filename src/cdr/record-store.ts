@@ -9,6 +9,7 @@ import type { Transaction } from 'kysely';
 import type { CdrRow, Database, SqliteConnection, Store } from '../store/index.js';
 import { withWriteLock } from '../store/index.js';
 import type { NewCdrRecord } from './record.js';
+import { WIRE_COLUMNS, type WireRow } from './wire-record.js';
 
 /** What an insert did. */
 export interface InsertResult {
@@ -242,11 +243,40 @@ export async function countCdrRecords(store: Store): Promise<number> {
   return Number(max ?? 0);
 }
 
-/** Up to `limit` records with db_id greater than `afterDbId`, ascending. */
+/** Up to `limit` whole records with db_id greater than `afterDbId`, ascending. */
 export async function listCdrRecordsAfter(store: Store, afterDbId: number, limit: number): Promise<CdrRow[]> {
   return store.db
     .selectFrom('cdr')
     .selectAll()
+    .where('db_id', '>', afterDbId)
+    .orderBy('db_id')
+    .limit(limit)
+    .execute();
+}
+
+const wireStatements = new WeakMap<SqliteConnection, Statement>();
+
+/**
+ * Up to `limit` records with db_id greater than `afterDbId`, ascending, with the columns of their
+ * wire record (the push job and the pull API read nothing else). On SQLite, outside a transaction,
+ * through a cached statement on the raw connection: the job reads its backlog a chunk at a time,
+ * and Kysely's per-query work was most of the cost of a batch.
+ */
+export async function listWireRowsAfter(store: Store, afterDbId: number, limit: number): Promise<WireRow[]> {
+  const sqlite = store.sqlite;
+  if (sqlite && !sqlite.inTransaction) {
+    let statement = wireStatements.get(sqlite);
+    if (!statement) {
+      statement = sqlite.prepare(
+        `SELECT ${WIRE_COLUMNS.join(', ')} FROM cdr WHERE db_id > ? ORDER BY db_id LIMIT ?`,
+      );
+      wireStatements.set(sqlite, statement);
+    }
+    return statement.all(afterDbId, limit) as WireRow[];
+  }
+  return store.db
+    .selectFrom('cdr')
+    .select(WIRE_COLUMNS)
     .where('db_id', '>', afterDbId)
     .orderBy('db_id')
     .limit(limit)

@@ -7,8 +7,28 @@ import type { CdrWireRecord } from './record.js';
 
 export { TimeFormatter } from '../shared/wall-time.js';
 
+/** The columns a wire record is made of (reads that only render records select just these). */
+export const WIRE_COLUMNS = [
+  'db_id',
+  'uniqueid',
+  'clid',
+  'src',
+  'dcontext',
+  'dst',
+  'initial_destination',
+  'computed_destination',
+  'disposition',
+  'start_ts',
+  'answer_ts',
+  'end_ts',
+  'recording_url',
+] as const satisfies ReadonlyArray<keyof CdrRow>;
+
+/** A stored row as far as its wire record needs it. */
+export type WireRow = Pick<CdrRow, (typeof WIRE_COLUMNS)[number]>;
+
 /** The wire record of one stored row. */
-export function toWireRecord(row: CdrRow, time: TimeFormatter): CdrWireRecord {
+export function toWireRecord(row: WireRow, time: TimeFormatter): CdrWireRecord {
   const start = time.format(row.start_ts);
   return {
     db_id: row.db_id,

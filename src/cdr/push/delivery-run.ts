@@ -7,12 +7,12 @@
 // next chunk read); it is sent once the current one's cursor write has committed.
 //
 //   settings ─┐
-//   cursor ───┼─> listCdrRecordsAfter ─> toWireRecord ─> buildPushRequest ─> HttpSender
+//   cursor ───┼─> listWireRowsAfter ─> toWireRecord ─> buildPushRequest ─> HttpSender
 //             └──────── advance cursor (one statement, by the leader) <── 2xx ──┘
 import type { Clock } from '../../shared/clock.js';
-import type { CdrRow, Store } from '../../store/index.js';
-import { listCdrRecordsAfter } from '../record-store.js';
-import { type TimeFormatter, toWireRecord } from '../wire-record.js';
+import type { Store } from '../../store/index.js';
+import { listWireRowsAfter } from '../record-store.js';
+import { type TimeFormatter, toWireRecord, type WireRow } from '../wire-record.js';
 import type { DeliveryLeadership } from './delivery-leadership.js';
 import { appendDeliveryLogs, type DeliveryAttempt } from './delivery-log.js';
 import type { HttpSender } from './http-sender.js';
@@ -76,7 +76,7 @@ export async function runDelivery(ctx: RunContext): Promise<RunResult> {
 
 /** A request ready to leave: the records it carries and their range. */
 interface Prepared {
-  readonly group: readonly CdrRow[];
+  readonly group: readonly WireRow[];
   readonly request: PushRequest;
   readonly first: number;
   readonly last: number;
@@ -105,7 +105,7 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
       ? leadership.advance({ generation, from: cursor }, to, atMs, destination)
       : advanceCursor(store.db, { generation, from: cursor }, to, atMs, undefined, destination);
   // The request for rows[at..at+batch) with the settings of their chunk.
-  const build = (rows: readonly CdrRow[], at: number, s: CdrPushSettings): Prepared => {
+  const build = (rows: readonly WireRow[], at: number, s: CdrPushSettings): Prepared => {
     const group = rows.slice(at, at + s.batch_size);
     const request = buildPushRequest(
       s,
@@ -122,7 +122,7 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
       settings: s,
     };
   };
-  let rows = await listCdrRecordsAfter(store, cursor, chunkRows(settings.batch_size));
+  let rows = await listWireRowsAfter(store, cursor, chunkRows(settings.batch_size));
   if (rows.length === 0) return result;
   let chunkSettings: CdrPushSettings = settings;
   let next: Prepared = build(rows, 0, chunkSettings);
@@ -153,7 +153,7 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
       else {
         leaderCheckedMs = clock.now();
         chunkSettings = settings;
-        rows = await listCdrRecordsAfter(store, last, chunkRows(chunkSettings.batch_size));
+        rows = await listWireRowsAfter(store, last, chunkRows(chunkSettings.batch_size));
         if (rows.length > 0) following = build(rows, 0, chunkSettings);
       }
     }
