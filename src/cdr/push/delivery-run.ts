@@ -4,7 +4,8 @@
 // Log rows of acknowledged requests are written in batches (per chunk of records and at the end
 // of the run); a failure is logged at once. While a request is on the wire the next one is
 // prepared (at a chunk's end: the log written, settings and the right to deliver checked, the
-// next chunk read); it is sent once the current one's cursor write has committed.
+// next chunk, asked for when the chunk started, taken); it is sent once the current one's cursor
+// write has committed.
 //
 //   settings ─┐
 //   cursor ───┼─> listWireRowsAfter ─> toWireRecord ─> buildPushRequest ─> HttpSender
@@ -126,6 +127,10 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
   if (rows.length === 0) return result;
   let chunkSettings: CdrPushSettings = settings;
   let next: Prepared = build(rows, 0, chunkSettings);
+  // The next chunk, asked for when a full chunk starts (on PostgreSQL the read then runs beside
+  // the chunk's exchanges; on SQLite it is done before the first of them leaves, while the
+  // receiver is busy). Rows become visible in db_id order, so reading early skips nothing.
+  let prefetch: { after: number; size: number; rows: Promise<WireRow[]> } | undefined;
   for (;;) {
     if (ctx.shouldStop?.()) return { ...result, outcome: 'stopped' };
     // A slow receiver can make a chunk outlast a lease: renew it on time as well.
@@ -137,6 +142,14 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
     const { group, request, first, last } = current;
     const atMs = clock.now();
     const sending = ctx.sender.send(request);
+    if (current.at === 0 && rows.length === chunkRows(chunkSettings.batch_size)) {
+      const after = (rows[rows.length - 1] as WireRow).db_id;
+      const size = rows.length;
+      const read = listWireRowsAfter(store, after, size);
+      // Unused when this chunk ends early (a failure, a stop): its error then matters to no one.
+      read.catch(() => undefined);
+      prefetch = { after, size, rows: read };
+    }
     // While this request is on the wire (the receiver's time, in which this process would only
     // wait), the next one is prepared; at the end of a chunk that is the chunk's housekeeping
     // too: the buffered log rows written, the settings and the right to deliver checked again,
@@ -153,7 +166,12 @@ async function deliver(ctx: RunContext, pending: DeliveryAttempt[]): Promise<Run
       else {
         leaderCheckedMs = clock.now();
         chunkSettings = settings;
-        rows = await listWireRowsAfter(store, last, chunkRows(chunkSettings.batch_size));
+        const size = chunkRows(chunkSettings.batch_size);
+        rows =
+          prefetch?.after === last && prefetch.size === size
+            ? await prefetch.rows
+            : await listWireRowsAfter(store, last, size);
+        prefetch = undefined;
         if (rows.length > 0) following = build(rows, 0, chunkSettings);
       }
     }
