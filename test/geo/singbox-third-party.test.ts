@@ -1,10 +1,11 @@
 // Real third-party sing-box rule-sets (sing-geosite's geosite-*.srs, meta-rules-dat's geosite/geoip
-// .srs and .json...) from the directory named by BRANCHGATE_SRS_CORPUS; none is committed. Every
+// .srs and .json...) from the directory named by BRANCHGATE_SRS_CORPUS, or ../shared/corpora/geo/sing-box when
+// there is one; none is committed here. Every
 // file must read; each read-back list matches what a plain evaluation of the file matches, and
 // rewriting is stable; a .json beside an .srs of the same name matches the same names; the geosite
 // lists are compared with the dlc list of the same code (their data may be older or edited, so
 // the agreement is printed and only loosely bounded). Skipped, saying so, without the variable.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readRuleSet, readRuleSetSource, readSrs, writeSrs } from '../../src/geo/formats/singbox/index.js';
@@ -13,10 +14,13 @@ import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
 import { ruleSetEvaluator } from './support/rule-set-eval.js';
 import { namesForRules } from './support/site-names.js';
 
-const corpus = process.env.BRANCHGATE_SRS_CORPUS;
+/** BRANCHGATE_SRS_CORPUS, else shared/corpora/geo/sing-box when the corpora hold one. */
+const corpus =
+  process.env.BRANCHGATE_SRS_CORPUS ??
+  (existsSync(resolve(geoCorpora, 'sing-box')) ? resolve(geoCorpora, 'sing-box') : undefined);
 if (!corpus)
   console.log(
-    '*** SKIPPED third-party sing-box rule-sets: set BRANCHGATE_SRS_CORPUS to a directory of .srs/.json rule-sets',
+    '*** SKIPPED third-party sing-box rule-sets: no ../shared/corpora/geo/sing-box; set BRANCHGATE_SRS_CORPUS to a directory of .srs/.json rule-sets',
   );
 
 function filesUnder(dir: string): string[] {
