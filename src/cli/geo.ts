@@ -299,7 +299,7 @@ export function registerGeo(program: Command): void {
       },
     );
 
-  geo
+  const convert = geo
     .command('convert')
     .description(
       'convert lists between formats: .dat, sing-box .srs/JSON, mihomo .mrs/YAML/text, text, AdGuard, dnsmasq, nftables',
@@ -314,22 +314,12 @@ export function registerGeo(program: Command): void {
     )
     .option('--codes <a,b>', 'only these lists (code or code@attr), in this order', codesOption)
     .option('--to <format>', `output format (${FORMAT_NAMES}); default: told from the output's extension`)
-    .option(
-      '--from <format>',
-      'input format, when the content should not decide (text or list for bare names)',
-    )
-    .option('--code <code>', "the code of a one-list input's list (default: its file name, upper case)")
-    .option('--version <n>', 'sing-box rule-set version for srs and json: 1, 2, 3 or 4', '2')
-    .option('--ipset <names>', 'dnsmasq: ipset=/domain/NAMES (default when no target is given: the code)')
-    .option('--nftset <spec>', 'dnsmasq: nftset=/domain/SPEC, e.g. 4#inet#fw#proxy4,6#inet#fw#proxy6')
-    .option('--server <addr>', 'dnsmasq: server=/domain/ADDR, e.g. 1.1.1.1 or 127.0.0.1#5353')
-    .option('--table <family name>', 'nftables: the table', 'inet branchgate')
-    .option('--set <name>', 'nftables: set name base; sets are NAME4 and NAME6 (default: the code)')
-    .action(async (inputs: string[], opts: ConvertCliOptions) => {
-      await runConvert(inputs, opts, opts.codes, false);
-    });
+    .option('--code <code>', "the code of a one-list input's list (default: its file name, upper case)");
+  withTargetOptions(convert).action(async (inputs: string[], opts: ConvertCliOptions) => {
+    await runConvert(inputs, opts, opts.codes, false);
+  });
 
-  geo
+  const exporter = geo
     .command('export')
     .description('write one list in any format (the one-list form of convert); text formats go to stdout')
     .argument('<file>', 'a .dat, .srs, .json, .mrs, .yaml or text list')
@@ -337,18 +327,9 @@ export function registerGeo(program: Command): void {
     .option('--format <format>', `output format (${FORMAT_NAMES}); default: text`)
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .addOption(new Option('--code <code>', 'the list code (older form of CODE)').hideHelp())
-    .addOption(new Option('--to <format>', 'the format (older form of --format)').hideHelp())
-    .option(
-      '--from <format>',
-      'input format, when the content should not decide (text or list for bare names)',
-    )
-    .option('--version <n>', 'sing-box rule-set version for srs and json: 1, 2, 3 or 4', '2')
-    .option('--ipset <names>', 'dnsmasq: ipset=/domain/NAMES (default when no target is given: the code)')
-    .option('--nftset <spec>', 'dnsmasq: nftset=/domain/SPEC, e.g. 4#inet#fw#proxy4,6#inet#fw#proxy6')
-    .option('--server <addr>', 'dnsmasq: server=/domain/ADDR, e.g. 1.1.1.1 or 127.0.0.1#5353')
-    .option('--table <family name>', 'nftables: the table', 'inet branchgate')
-    .option('--set <name>', 'nftables: set name base; sets are NAME4 and NAME6 (default: the code)')
-    .action(async (file: string, code: string | undefined, opts: ExportCliOptions) => {
+    .addOption(new Option('--to <format>', 'the format (older form of --format)').hideHelp());
+  withTargetOptions(exporter).action(
+    async (file: string, code: string | undefined, opts: ExportCliOptions) => {
       const g = await loadGeo();
       const selector = code ?? opts.code;
       if (selector === undefined) throw new g.GeoError('usage', 'geo export needs a list CODE');
@@ -358,7 +339,8 @@ export function registerGeo(program: Command): void {
       const { code: _code, to: legacyTo, format, output, ...writer } = opts;
       const to = format ?? legacyTo ?? 'text';
       await runConvert([file], { ...writer, to, output: output ?? '-' }, [selector], legacyTo !== undefined);
-    });
+    },
+  );
 }
 
 const FORMAT_NAMES = 'dat, srs, json, mrs, yaml, list, text, adguard, dnsmasq, nftables';
@@ -447,4 +429,19 @@ async function runConvert(
     lines.push(`wrote ${where}: ${result.accounts.length} lists, ${rules} ${unit} (${g.FORMATS[to].title})`);
   }
   if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/** The options convert and export share: the input format, and each target format's own. */
+function withTargetOptions(command: Command): Command {
+  return command
+    .option(
+      '--from <format>',
+      'input format, when the content should not decide (text or list for bare names)',
+    )
+    .option('--version <n>', 'sing-box rule-set version for srs and json: 1, 2, 3 or 4', '2')
+    .option('--ipset <names>', 'dnsmasq: ipset=/domain/NAMES (default when no target is given: the code)')
+    .option('--nftset <spec>', 'dnsmasq: nftset=/domain/SPEC, e.g. 4#inet#fw#proxy4,6#inet#fw#proxy6')
+    .option('--server <addr>', 'dnsmasq: server=/domain/ADDR, e.g. 1.1.1.1 or 127.0.0.1#5353')
+    .option('--table <family name>', 'nftables: the table', 'inet branchgate')
+    .option('--set <name>', 'nftables: set name base; sets are NAME4 and NAME6 (default: the code)');
 }

@@ -154,3 +154,16 @@ export function bigintToBytes(value: bigint, length: number): Uint8Array {
   for (let k = 0; k < length; k++) out[k] = Number.parseInt(hex.slice(k * 2, k * 2 + 2), 16);
   return out;
 }
+
+/** A parsed network in wire form: 4 or 16 address bytes and the prefix. */
+export function cidrBytes(parsed: ParsedCidr): { ip: Uint8Array; prefix: number } {
+  const ip = parsed.v6
+    ? bigintToBytes(parsed.start, 16)
+    : Uint8Array.of(
+        parsed.start >>> 24,
+        (parsed.start >>> 16) & 255,
+        (parsed.start >>> 8) & 255,
+        parsed.start & 255,
+      );
+  return { ip, prefix: parsed.prefix };
+}

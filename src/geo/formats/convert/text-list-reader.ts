@@ -2,7 +2,7 @@
 // source syntax (`domain:`, `full:`, `keyword:`, `regexp:`, a bare name as `domain:`, ` @attr`),
 // taken as written (no includes, nothing compiled); IP lists as one CIDR or address a line.
 import { GeoError } from '../../errors.js';
-import { bigintToBytes, parseCidr } from '../../ip/ip-address.js';
+import { cidrBytes, parseCidr } from '../../ip/ip-address.js';
 import type { Cidr, SiteAttribute, SiteRule } from '../../model.js';
 import type { AnyList } from './any-list.js';
 import { parseTextAttribute, TEXT_RULE_TYPES, textValueProblem } from './text-rule-syntax.js';
@@ -53,15 +53,7 @@ function ipLine(l: Line, name: string, firstLine: number): Cidr {
       `${name}:${l.line}: invalid CIDR or IP address "${text}" (read as an IP list, told from line ${firstLine})`,
     );
   }
-  const ip = parsed.v6
-    ? bigintToBytes(parsed.start, 16)
-    : Uint8Array.of(
-        parsed.start >>> 24,
-        (parsed.start >>> 16) & 255,
-        (parsed.start >>> 8) & 255,
-        parsed.start & 255,
-      );
-  return { ip, prefix: parsed.prefix };
+  return cidrBytes(parsed);
 }
 
 function siteLine(l: Line, name: string): SiteRule {

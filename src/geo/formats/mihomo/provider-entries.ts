@@ -2,7 +2,7 @@
 // site rules (see domain-entry.ts), ipcidr entries into CIDRs (`addr/prefix`, strict as Go's
 // netip.ParsePrefix, host bits cleared). A bad entry is an error naming the file and line.
 import { GeoError } from '../../errors.js';
-import { bigintToBytes, parseCidr } from '../../ip/ip-address.js';
+import { cidrBytes, parseCidr } from '../../ip/ip-address.js';
 import type { Cidr, SiteRule } from '../../model.js';
 import { entryRule, parseDomainEntry } from './domain-entry.js';
 import type { ProviderBehavior, ProviderForm, ProviderList } from './provider-list.js';
@@ -15,15 +15,7 @@ export function parseIpEntry(text: string): Cidr | { readonly problem: string } 
   if (!/^(?:0|[1-9][0-9]{0,2})$/.test(text.slice(slash + 1))) return { problem: 'bad prefix length' };
   const parsed = parseCidr(text);
   if (!parsed) return { problem: 'not an IPv4 or IPv6 network' };
-  const ip = parsed.v6
-    ? bigintToBytes(parsed.start, 16)
-    : Uint8Array.of(
-        parsed.start >>> 24,
-        (parsed.start >>> 16) & 255,
-        (parsed.start >>> 8) & 255,
-        parsed.start & 255,
-      );
-  return { ip, prefix: parsed.prefix };
+  return cidrBytes(parsed);
 }
 
 /**

@@ -3,7 +3,7 @@
 // value. Items a branchgate list cannot hold (ports, process names, logical rules, ...) are refused
 // by name unless empty. Errors name the file and a line:column (syntax) or a JSON path (content).
 import { GeoError } from '../../errors.js';
-import { bigintToBytes, parseCidr } from '../../ip/ip-address.js';
+import { cidrBytes, parseCidr } from '../../ip/ip-address.js';
 import type { Cidr } from '../../model.js';
 import { jsonErrorPosition } from './json-error-position.js';
 import type { RuleSetDocument, RuleSetRule } from './rule-set-rule.js';
@@ -114,15 +114,7 @@ function listable(value: unknown, where: string, fail: Fail): string[] {
 function cidr(text: string, where: string, fail: Fail): Cidr {
   const parsed = parseCidr(text);
   if (!parsed) return fail('ruleset_corrupt', where, `${JSON.stringify(text)} is not an IP address or CIDR`);
-  const ip = parsed.v6
-    ? bigintToBytes(parsed.start, 16)
-    : Uint8Array.of(
-        parsed.start >>> 24,
-        (parsed.start >>> 16) & 255,
-        (parsed.start >>> 8) & 255,
-        parsed.start & 255,
-      );
-  return { ip, prefix: parsed.prefix };
+  return cidrBytes(parsed);
 }
 
 /** Field names matched without regard to ASCII case, the later of two equal ones winning, as Go's encoding/json does. */
