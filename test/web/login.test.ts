@@ -136,7 +136,17 @@ describe.skipIf(!browserAvailable)('admin console login', () => {
     await page.goto(`${server.url}/login`);
     // The username input takes the focus on arrival (autofocus, which a loaded machine may apply
     // a moment after the load event: wait for it, or the typing goes nowhere).
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('username');
+    await expect
+      .poll(
+        () =>
+          page.evaluate(
+            () =>
+              (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document
+                .activeElement?.id,
+          ),
+        POLL,
+      )
+      .toBe('username');
     await page.keyboard.type('admin');
     await page.keyboard.press('Tab');
     await page.keyboard.type(ADMIN_PASSWORD);
