@@ -18,7 +18,6 @@ import {
   encodeGeoSiteList,
   formatCidr,
   GeoDat,
-  GeoError,
   type IpList,
   type ListAccount,
   type LossCounts,
@@ -33,6 +32,7 @@ import {
   writeSrs,
 } from '../../src/geo/index.js';
 import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
+import { geoError } from './support/geo-error.js';
 
 const enc = new TextEncoder();
 const TYPE_NAME = ['keyword', 'regexp', 'domain', 'full'];
@@ -49,16 +49,6 @@ const GEOIP_FILES = [
   'geoip-jp.dat',
   'geoip-only-cn-private.dat',
 ];
-
-function geoError(fn: () => unknown): GeoError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof GeoError) return err;
-    throw err;
-  }
-  throw new Error('expected a GeoError');
-}
 
 /** Converts the lists to `to`, reads every file back and converts them to one .dat. */
 function throughFormat(

@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 import { decompress } from 'fzstd';
 import { describe, expect, test } from 'vitest';
 import { GeoDat } from '../../src/geo/dat/geo-dat.js';
-import { GeoError } from '../../src/geo/errors.js';
 import {
   heldEntries,
   mrsPayload,
@@ -22,6 +21,7 @@ import { IpMatcher } from '../../src/geo/ip/ip-matcher.js';
 import { type Cidr, DomainType, type IpList, type SiteList, type SiteRule } from '../../src/geo/model.js';
 import { SiteMatcher } from '../../src/geo/site/site-matcher.js';
 import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
+import { geoError } from './support/geo-error.js';
 import { MihomoDomainSet, PlainIpEval, PlainSiteEval } from './support/mihomo-reference.js';
 import { ipFcsHex, siteFcsHex, siteStreamHex } from './support/mihomo-zstd-fixtures.js';
 
@@ -37,17 +37,6 @@ function site(p: ProviderList): SiteList {
 function ip(p: ProviderList): IpList {
   if (p.kind !== 'ip') throw new Error(`expected an IP list, got ${p.kind}`);
   return p.list;
-}
-
-/** The GeoError a call throws (fails the test when it throws anything else or nothing). */
-function geoError(fn: () => unknown): GeoError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof GeoError) return err;
-    throw err;
-  }
-  throw new Error('expected a GeoError');
 }
 
 describe('zstd frames', () => {

@@ -19,13 +19,13 @@ import {
   CidrSet,
   DomainType,
   GeoDat,
-  GeoError,
   type IpList,
   type SiteList,
   SiteMatcher,
   type SiteRule,
 } from '../../src/geo/index.js';
 import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
+import { geoError as refusal } from './support/geo-error.js';
 import { ipReference } from './support/matcher-reference.js';
 import { ruleSetEvaluator } from './support/rule-set-eval.js';
 import { namesForRules } from './support/site-names.js';
@@ -240,16 +240,6 @@ function domainBody(
   sink.u8(0xff);
   sink.u8(0);
   return sink.bytes().slice();
-}
-
-function refusal(read: () => unknown): GeoError {
-  try {
-    read();
-  } catch (err) {
-    if (err instanceof GeoError) return err;
-    throw err;
-  }
-  throw new Error('not refused');
 }
 
 describe('the binary layout', () => {
