@@ -31,7 +31,7 @@ import {
   writeConverted,
   writeSrs,
 } from '../../src/geo/index.js';
-import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
+import { geoCorpora, hasGeoCorpora, UPSTREAM_GEOIP_FILES } from './support/corpora.js';
 import { geoError } from './support/geo-error.js';
 
 const enc = new TextEncoder();
@@ -42,13 +42,6 @@ const rule = (type: DomainType, value: string, attrs: string[] = []): SiteRule =
   attributes: attrs.map((key) => ({ key, value: true })),
 });
 const keyOf = (r: SiteRule) => `${TYPE_NAME[r.type]}:${r.value}`;
-const GEOIP_FILES = [
-  'geoip-private.dat',
-  'geoip-cn.dat',
-  'geoip-de.dat',
-  'geoip-jp.dat',
-  'geoip-only-cn-private.dat',
-];
 
 /** Converts the lists to `to`, reads every file back and converts them to one .dat. */
 function throughFormat(
@@ -278,7 +271,7 @@ describe.skipIf(!hasGeoCorpora)('round trips on the real geoip files', () => {
     'every list through %s: the same networks (merged in .srs and .mrs), the merge counted',
     (to) => {
       let lists = 0;
-      for (const file of GEOIP_FILES) {
+      for (const file of UPSTREAM_GEOIP_FILES) {
         const input = readInput(readFileSync(resolve(geoCorpora, 'upstream', file)), file);
         const selected = selectLists([input]);
         const { there, back } = throughFormat(selected, to);

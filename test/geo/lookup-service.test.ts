@@ -1,18 +1,15 @@
 // POST /api/geo/lookup on a real `branchgate serve --geosite --geoip`: answers, access, limits, and
 // reloads (a file replaced on disk, SIGHUP, the console's PUT /api/geo/files) that never fail a
 // request in flight and never swap in a file that does not load.
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { GeoDat, GeoLookup } from '../../src/geo/index.js';
 import { waitFor } from '../cdr/push/support/push-support.js';
 import { send } from '../support/https-client.js';
-import { BIN, type ServeProcess, spawnServe } from '../support/serve-process.js';
+import { createTokenWithCli, type ServeProcess, spawnServe } from '../support/serve-process.js';
 
-const run = promisify(execFile);
 const UPSTREAM = resolve(import.meta.dirname, '../../../shared/corpora/geo/upstream');
 
 /** The first address of a country file's first list: a query that file answers with its code. */
@@ -50,19 +47,7 @@ describe('the geo lookup service', () => {
     });
     return srv;
   };
-  const token = async (scope: string) => {
-    const { stdout } = await run(process.execPath, [
-      BIN,
-      'token',
-      'create',
-      `t-${scope}`,
-      '--scope',
-      scope,
-      '--data-dir',
-      join(dir, 'data'),
-    ]);
-    return /bgt_\S+/.exec(stdout)?.[0] as string;
-  };
+  const token = (scope: string) => createTokenWithCli(`t-${scope}`, scope, ['--data-dir', join(dir, 'data')]);
   const call = (method: string, path: string, bearer: string | undefined, body?: unknown) => {
     const headers: Record<string, string> = bearer ? { authorization: `Bearer ${bearer}` } : {};
     if (body === undefined) return send(`${srv?.url}${path}`, { method, headers });

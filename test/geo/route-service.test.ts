@@ -1,18 +1,14 @@
 // POST /api/geo/route on a real `branchgate serve --geosite --geoip` (the real dlc.dat and v2fly's
 // geoip with CN and PRIVATE): the same decisions as RouteTable over the same files, the geo:lookup
 // scope, refusals naming the rule and entry, no ext: files, and 503 without loaded files.
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { parseRouteRules, RouteFiles, RouteTable } from '../../src/geo/route/index.js';
 import { send } from '../support/https-client.js';
-import { BIN, type ServeProcess, spawnServe } from '../support/serve-process.js';
+import { createTokenWithCli, type ServeProcess, spawnServe } from '../support/serve-process.js';
 import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
-
-const run = promisify(execFile);
 
 const RULES = [
   { type: 'field', domain: ['geosite:category-ads-all'], outboundTag: 'block' },
@@ -51,19 +47,7 @@ describe.skipIf(!hasGeoCorpora)('POST /api/geo/route', () => {
     });
     return srv;
   };
-  const token = async (scope: string) => {
-    const { stdout } = await run(process.execPath, [
-      BIN,
-      'token',
-      'create',
-      `t-${scope}`,
-      '--scope',
-      scope,
-      '--data-dir',
-      join(dir, 'data'),
-    ]);
-    return /bgt_\S+/.exec(stdout)?.[0] as string;
-  };
+  const token = (scope: string) => createTokenWithCli(`t-${scope}`, scope, ['--data-dir', join(dir, 'data')]);
   const route = (bearer: string | undefined, body: unknown) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (bearer) headers.authorization = `Bearer ${bearer}`;

@@ -24,20 +24,13 @@ import {
   SiteMatcher,
   type SiteRule,
 } from '../../src/geo/index.js';
-import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
+import { geoCorpora, hasGeoCorpora, UPSTREAM_GEOIP_FILES } from './support/corpora.js';
 import { geoError as refusal } from './support/geo-error.js';
 import { ipReference } from './support/matcher-reference.js';
 import { ruleSetEvaluator } from './support/rule-set-eval.js';
 import { namesForRules } from './support/site-names.js';
 
 const rule = (type: DomainType, value: string): SiteRule => ({ type, value, attributes: [] });
-const GEOIP_FILES = [
-  'geoip-private.dat',
-  'geoip-cn.dat',
-  'geoip-de.dat',
-  'geoip-jp.dat',
-  'geoip-only-cn-private.dat',
-];
 
 /** What an .srs holds of a site list: no attributes, each value once, full names under an equal domain rule dropped, names sorted. */
 function srsProjection(list: SiteList): SiteRule[] {
@@ -134,7 +127,7 @@ describe.skipIf(!hasGeoCorpora)('round trips on the real dlc.dat and geoip files
 
   test('every list of the real geoip files: .srs holds the merged networks and inverse_match; JSON holds them as listed', () => {
     let lists = 0;
-    for (const file of GEOIP_FILES) {
+    for (const file of UPSTREAM_GEOIP_FILES) {
       const geoip = GeoDat.open(resolve(geoCorpora, 'upstream', file));
       for (const entry of geoip.entries) {
         const list = geoip.readIp(entry);

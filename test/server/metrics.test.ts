@@ -13,7 +13,7 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { waitFor } from '../cdr/push/support/push-support.js';
 import { createTestDatabase, storeKinds, type TestDatabase } from '../support/databases.js';
 import { send } from '../support/https-client.js';
-import { BIN, type ServeProcess, spawnServe } from '../support/serve-process.js';
+import { BIN, createTokenWithCli, type ServeProcess, spawnServe } from '../support/serve-process.js';
 
 const run = promisify(execFile);
 const MASTER_CSV = resolve(import.meta.dirname, '../../../shared/corpora/cdr/asterisk-22/Master.csv');
@@ -158,19 +158,7 @@ describe.each(storeKinds())('Prometheus metrics of a running server on %s', (kin
       env: { BRANCHGATE_ADMIN_PASSWORD: PASSWORD },
     });
     expect(srv.output()).not.toMatch(/metrics on/);
-    const token = async (scope: string) => {
-      const { stdout } = await run(process.execPath, [
-        BIN,
-        'token',
-        'create',
-        `scrape-${scope}`,
-        '--scope',
-        scope,
-        '--db',
-        tdb.url,
-      ]);
-      return /bgt_\S+/.exec(stdout)?.[0] as string;
-    };
+    const token = (scope: string) => createTokenWithCli(`scrape-${scope}`, scope, ['--db', tdb.url]);
     expect((await send(`${srv.url}/metrics`)).status).toBe(401);
     const smsOnly = await send(`${srv.url}/metrics`, {
       headers: { authorization: `Bearer ${await token('sms')}` },

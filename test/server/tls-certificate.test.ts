@@ -2,19 +2,16 @@
 // directory and served to the next handshake without a restart (and after one); a pair that does
 // not fit is refused naming the field, and nothing changes; a certificate from --tls-cert is not
 // the API's to replace.
-import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import selfsigned from 'selfsigned';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { send } from '../support/https-client.js';
 import { peerCertificatePem } from '../support/peer-certificate.js';
-import { BIN, type ServeProcess, spawnServe } from '../support/serve-process.js';
+import { createTokenWithCli, type ServeProcess, spawnServe } from '../support/serve-process.js';
 
-const run = promisify(execFile);
 const DAY = 86_400_000;
 
 async function pair(cn: string, from = new Date(Date.now() - DAY), to = new Date(Date.now() + 90 * DAY)) {
@@ -39,21 +36,7 @@ describe('replacing the served TLS certificate', () => {
     srv = undefined;
     rmSync(dir, { recursive: true, force: true });
   });
-  const adminToken = async (dataDir: string) =>
-    /bgt_\S+/.exec(
-      (
-        await run(process.execPath, [
-          BIN,
-          'token',
-          'create',
-          'tls',
-          '--scope',
-          'admin',
-          '--data-dir',
-          dataDir,
-        ])
-      ).stdout,
-    )?.[0] as string;
+  const adminToken = async (dataDir: string) => createTokenWithCli('tls', 'admin', ['--data-dir', dataDir]);
   const put = (token: string, body: unknown) =>
     send(`${srv?.url}/api/tls/certificate`, {
       method: 'PUT',

@@ -1,6 +1,8 @@
-// Spawns `branchgate serve` as a real child process and waits for its "listening on" line.
-import { type ChildProcess, spawn } from 'node:child_process';
+// Spawns `branchgate serve` as a real child process and waits for its "listening on" line; makes
+// API tokens through the real `branchgate token create` for such a server's store.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 
 /** The repository root. */
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -67,4 +69,27 @@ export function spawnServe(
       reject(new Error(`serve exited with ${code} before listening:\n${out}\n${err}`));
     });
   });
+}
+
+/**
+ * Creates an API token with `branchgate token create NAME --scope SCOPE` against a store (`store`:
+ * `['--data-dir', DIR]` or `['--db', URL]`) and returns the `bgt_` secret it prints once.
+ */
+export async function createTokenWithCli(
+  name: string,
+  scope: string,
+  store: readonly string[],
+): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    BIN,
+    'token',
+    'create',
+    name,
+    '--scope',
+    scope,
+    ...store,
+  ]);
+  const token = /bgt_\S+/.exec(stdout)?.[0];
+  if (!token) throw new Error(`token create printed no token: ${stdout}`);
+  return token;
 }

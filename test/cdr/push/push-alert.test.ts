@@ -15,7 +15,7 @@ import { openStore } from '../../../src/store/index.js';
 import { eventually } from '../../sms/api/support/sms-client.js';
 import { fixtureRecords } from '../../support/cdr-fixtures.js';
 import { send } from '../../support/https-client.js';
-import { BIN, type ServeProcess, spawnServe } from '../../support/serve-process.js';
+import { BIN, createTokenWithCli, type ServeProcess, spawnServe } from '../../support/serve-process.js';
 
 const run = promisify(execFile);
 
@@ -80,17 +80,7 @@ describe('push:failing', () => {
       env: { BRANCHGATE_ADMIN_PASSWORD: 'alert-pw-1', BRANCHGATE_WEBHOOK_POLL_MS: '100' },
     });
     const s = srv;
-    const { stdout } = await run(process.execPath, [
-      BIN,
-      'token',
-      'create',
-      'ops',
-      '--scope',
-      'admin',
-      '--data-dir',
-      dir,
-    ]);
-    const auth = { authorization: `Bearer ${/bgt_\S+/.exec(stdout)?.[0]}` };
+    const auth = { authorization: `Bearer ${await createTokenWithCli('ops', 'admin', ['--data-dir', dir])}` };
 
     await eventually(
       'the cdr-push:failing event',

@@ -13,4 +13,13 @@ export const geoCorpora = resolve(repoRoot, '../shared/corpora/geo');
 /** True when the geo corpora are present. */
 export const hasGeoCorpora = existsSync(resolve(geoCorpora, 'upstream/dlc.dat'));
 
+/** The real geoip files of upstream/ (v2fly/geoip's release), every one of them. */
+export const UPSTREAM_GEOIP_FILES = [
+  'geoip-private.dat',
+  'geoip-cn.dat',
+  'geoip-de.dat',
+  'geoip-jp.dat',
+  'geoip-only-cn-private.dat',
+] as const;
+
 if (!hasGeoCorpora) console.warn(`geo corpus tests skipped: ${geoCorpora} not found`);
