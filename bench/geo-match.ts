@@ -415,7 +415,9 @@ if ('missing' in peer) {
     codes: ['cn', 'google', 'category-ads-all'],
     queries: siteQ,
   });
-  if (!process.env.GEO_KEEP) rmSync(dir, { recursive: true, force: true });
+  // GEO_KEEP=1 keeps the files (the 252-list geoip.dat and the query lists) to rerun one side by hand.
+  if (process.env.GEO_KEEP) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
 }
 
 console.log(`node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
