@@ -157,6 +157,25 @@ export class GeoDat {
   }
 
   /**
+   * Reads an entry's message bytes from `offset` (within the entry) on into `into`, as many as it
+   * holds: straight from the file for a file, copied for bytes in memory.
+   */
+  readEntryInto(entry: DatEntry, offset: number, into: Uint8Array): void {
+    const length = Math.min(into.length, entry.length - offset);
+    const at = entry.offset + offset;
+    const got = this.source.readReusing
+      ? this.source.readReusing(at, length, into)
+      : this.source.read(at, length);
+    if (got.length < length) {
+      throw new GeoError(
+        'dat_corrupt',
+        `${this.name}: the entry at byte ${entry.offset} runs past the end of the file (was it cut short while open?)`,
+      );
+    }
+    if (got.buffer !== into.buffer || got.byteOffset !== into.byteOffset) into.set(got.subarray(0, length));
+  }
+
+  /**
    * Walks one site entry's rules into a sink (no object per rule; the entry's bytes are read into
    * a buffer reused from call to call). Returns the list's code.
    */
@@ -195,12 +214,43 @@ function named<T>(name: string, fn: () => T): T {
   }
 }
 
+/**
+ * The file's bytes for the entry headers, through a read-ahead window: a geosite.dat holds over
+ * a thousand small entries, whose headers then come from a few reads instead of two each; a
+ * geoip.dat's entries are large, so after a large entry only the next header is read.
+ */
+class HeaderReads {
+  private window: Uint8Array = new Uint8Array(0);
+  private scratch: Uint8Array = new Uint8Array(0);
+  private start = 0;
+  /** Bytes to read ahead of the next request (set from the size of the entry before). */
+  ahead = 16 + HEADER_WINDOW;
+
+  constructor(private readonly source: ByteSource) {}
+
+  /** The bytes [at, at + n) of the file (fewer at its end), valid until the next call. */
+  bytes(at: number, n: number): Uint8Array {
+    const from = at - this.start;
+    const windowEnd = this.start + this.window.length;
+    if (from >= 0 && (at + n <= windowEnd || windowEnd === this.source.size) && at <= windowEnd)
+      return this.window.subarray(from, Math.min(from + n, this.window.length));
+    const want = Math.max(n, this.ahead);
+    if (this.source.readReusing) {
+      if (this.scratch.length < want) this.scratch = Buffer.allocUnsafe(Math.max(want, READ_AHEAD));
+      this.window = this.source.readReusing(at, want, this.scratch);
+    } else this.window = this.source.read(at, want);
+    this.start = at;
+    return this.window.subarray(0, Math.min(n, this.window.length));
+  }
+}
+
 function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
   const entries: DatEntry[] = [];
+  const reads = new HeaderReads(source);
   let kind: DatKind = 'empty';
   let pos = 0;
   while (pos < source.size) {
-    const head = source.read(pos, 16);
+    const head = reads.bytes(pos, 16);
     const r = new WireReader(head, 0, head.length, pos);
     const tag = r.uint32();
     const wire = tag & 7;
@@ -214,11 +264,8 @@ function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
         pos += r.pos + len;
         if (pos > source.size) r.fail('field runs past the end of the file', 0);
       } else {
-        const window = source.read(pos, 16);
-        const whole = new WireReader(window, 0, window.length, pos);
-        whole.uint32();
-        whole.skip(wire);
-        pos += whole.pos;
+        r.skip(wire);
+        pos += r.pos;
       }
       continue;
     }
@@ -230,25 +277,35 @@ function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
         0,
       );
     }
-    const { code, kind: entryKind } = readEntryHead(source, offset, length);
+    const { code, kind: entryKind } = readEntryHead(reads, source, offset, length);
     if (kind === 'empty') kind = entryKind;
     entries.push({ code, offset, length });
+    // Read ahead about as far as a few entries like this one: a geosite.dat's entries are small
+    // (a window holds dozens), a geoip.dat's are kilobytes (a window holds the next header).
+    // (A read costs about what copying 10 KiB does here: read ahead only past small entries.)
+    reads.ahead = length < 4096 ? Math.min(READ_AHEAD, 16 * length) : 16 + HEADER_WINDOW;
     pos = offset + length;
   }
   return { entries, kind };
 }
 
 /** Reads an entry's country_code (field 1) and tells site from ip by its first field-2 message. */
-function readEntryHead(source: ByteSource, offset: number, length: number): { code: string; kind: DatKind } {
+function readEntryHead(
+  reads: HeaderReads,
+  source: ByteSource,
+  offset: number,
+  length: number,
+): { code: string; kind: DatKind } {
   if (length > HEADER_WINDOW) {
     try {
-      return parseEntryHead(source.read(offset, HEADER_WINDOW), offset, length);
+      return parseEntryHead(reads.bytes(offset, HEADER_WINDOW), offset, length);
     } catch (err) {
       // A field straddles the window (a long code or first rule): read the whole entry instead.
       if (!(err instanceof GeoError)) throw err;
     }
+    return parseEntryHead(source.read(offset, length), offset, length);
   }
-  return parseEntryHead(source.read(offset, length), offset, length);
+  return parseEntryHead(reads.bytes(offset, length), offset, length);
 }
 
 function parseEntryHead(window: Uint8Array, offset: number, length: number): { code: string; kind: DatKind } {
