@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// CI check: regenerates the protobuf code and fails when it differs from what is committed.
+// CI check: regenerates the protobuf code and the WebAssembly cores (src/geo/gen) and fails when
+// they differ from what is committed.
 import { execFileSync } from 'node:child_process';
 
 execFileSync('npx', ['buf', 'generate'], { stdio: 'inherit' });
+execFileSync('node', ['scripts/generate-wasm.js'], { stdio: 'inherit' });
 try {
   execFileSync('git', ['diff', '--exit-code', '--stat', '--', 'src/geo/gen'], { stdio: 'inherit' });
   const untracked = execFileSync('git', [

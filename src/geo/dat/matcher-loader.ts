@@ -3,7 +3,8 @@
 //   GeoDat -> readSite / readIp (selected entries) -> SiteMatcher | IpMatcher -> codes per query
 import { GeoError } from '../errors.js';
 import { type ListSelector, parseListSelector } from '../formats/list-text.js';
-import { type IpMatcher, IpMatcherBuilder } from '../ip/ip-matcher.js';
+import { buildIpTablesWithCore, type CoreList } from '../ip/ip-core.js';
+import { IpMatcher, IpMatcherBuilder } from '../ip/ip-matcher.js';
 import { ruleHasAttributes } from '../site/site-decoder.js';
 import { type SiteMatcher, SiteMatcherBuilder } from '../site/site-matcher.js';
 import type { DatEntry, GeoDat } from './geo-dat.js';
@@ -72,11 +73,22 @@ export function loadSiteMatcher(dat: GeoDat, codes?: readonly string[]): SiteMat
   return builder.build();
 }
 
+/** How loadIpMatcher builds: `auto` (the default) as below; the others for tests and benchmarks. */
+export type IpBuildEngine = 'auto' | 'wasm' | 'js';
+
 /**
  * Builds the IP matcher straight from the file's bytes: each chosen list's networks go from the
- * entry's bytes into the builder's typed arrays, with no object per network.
+ * entry's bytes into the builder's typed arrays, with no object per network. The WebAssembly
+ * core (src/geo/ip/ip-core.ts) builds files in the encoding every builder writes; the
+ * JavaScript builder takes any other valid file, a list out of order, and reports errors with
+ * their offsets. `engine: 'wasm'` throws where the core hands the build back (for tests);
+ * `'js'` skips the core.
  */
-export function loadIpMatcher(dat: GeoDat, codes?: readonly string[]): IpMatcher {
+export function loadIpMatcher(
+  dat: GeoDat,
+  codes?: readonly string[],
+  options: { readonly engine?: IpBuildEngine } = {},
+): IpMatcher {
   const lists = dat.lists();
   const chosen = new Map<string, readonly DatEntry[]>();
   if (!codes) for (const [code, entries] of lists) chosen.set(code, entries);
@@ -87,6 +99,12 @@ export function loadIpMatcher(dat: GeoDat, codes?: readonly string[]): IpMatcher
       chosen.set(code, lists.get(code) as readonly DatEntry[]);
     }
   }
+  const engine = options.engine ?? 'auto';
+  if (engine !== 'js') {
+    const built = loadIpWithCore(dat, chosen);
+    if (built) return built;
+    if (engine === 'wasm') throw new Error(`${dat.name}: the WebAssembly core handed the build back`);
+  }
   const builder = new IpMatcherBuilder(dat.size);
   for (const [code, entries] of chosen) {
     builder.beginList(code);
@@ -95,18 +113,46 @@ export function loadIpMatcher(dat: GeoDat, codes?: readonly string[]): IpMatcher
       let inverse: boolean | undefined;
       for (const entry of entries) {
         const { inverseMatch } = dat.scanIp(entry, builder.sink);
-        if (inverse !== undefined && inverse !== inverseMatch) {
-          throw new GeoError(
-            'dat_corrupt',
-            `${dat.name}: two lists "${code}", one with inverse_match and one without`,
-          );
-        }
+        checkInverse(dat, code, inverse, inverseMatch);
         inverse = inverseMatch;
       }
       if (builder.endList(inverse === true)) break;
     }
   }
   return builder.build();
+}
+
+/** Entries sharing a code count as one list, so they must agree on inverse_match. */
+function checkInverse(dat: GeoDat, code: string, before: boolean | undefined, now: boolean): void {
+  if (before !== undefined && before !== now) {
+    throw new GeoError(
+      'dat_corrupt',
+      `${dat.name}: two lists "${code}", one with inverse_match and one without`,
+    );
+  }
+}
+
+/** The build through the WebAssembly core, or undefined when it hands the build back. */
+function loadIpWithCore(
+  dat: GeoDat,
+  chosen: ReadonlyMap<string, readonly DatEntry[]>,
+): IpMatcher | undefined {
+  const coreLists: CoreList[] = [];
+  let total = 0;
+  for (const [code, entries] of chosen) {
+    let inverse: boolean | undefined;
+    for (const entry of entries) total += entry.length;
+    coreLists.push({
+      lengths: entries.map((e) => e.length),
+      read: (k, offset, into) => dat.readEntryInto(entries[k] as DatEntry, offset, into),
+      inverse: (k, inverseMatch) => {
+        checkInverse(dat, code, k === 0 ? undefined : inverse, inverseMatch);
+        inverse = inverseMatch;
+      },
+    });
+  }
+  const tables = buildIpTablesWithCore(coreLists, total);
+  return tables && IpMatcher.fromBuiltTables([...chosen.keys()], tables);
 }
 
 /** Matches each query (a domain, or an address for IP files); a bad address is a GeoError. */

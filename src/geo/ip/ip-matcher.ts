@@ -8,6 +8,7 @@
 import { GeoError } from '../errors.js';
 import type { IpList } from '../model.js';
 import { CidrSet } from './cidr-set.js';
+import type { FamilyTable, IpTables } from './ip-core.js';
 import type { GeoIpSink } from './ip-decoder.js';
 import { addPowerOfTwo, parseDotted, parseIPv6Words, type Words } from './ipv6-words.js';
 
@@ -16,13 +17,6 @@ function ipv4Number(ip: Uint8Array): number {
   return (
     (ip[0] as number) * 16777216 + (((ip[1] as number) << 16) | ((ip[2] as number) << 8) | (ip[3] as number))
   );
-}
-
-/** One family's table: interval k starts at point k (width words each) and matches set setOf[k]. */
-interface FamilyTable {
-  readonly starts: Uint32Array;
-  readonly setOf: Int32Array;
-  readonly count: number;
 }
 
 /**
@@ -426,16 +420,29 @@ function pointBefore(words: Uint32Array<ArrayBufferLike>, p: number, q: number):
 }
 
 /**
- * index[h]: the first interval whose start's top 16 bits are h or more (count when none), so the
- * intervals starting in /16 h are [index[h], index[h + 1]) and the one before runs into it.
+ * The bits of an address that index a table of `count` intervals: about one interval per slot
+ * (log2 of count, rounded up), at least 8 and at most 16 (a /16 index: 256 KiB).
  */
-function slashSixteenIndex(t: FamilyTable, width: number): Int32Array {
-  const index = new Int32Array(65537);
-  // One walk over the intervals: the /16s from the last one seen up to this interval's point to
-  // this interval.
+export function indexBits(count: number): number {
+  let bits = 8;
+  while (bits < 16 && 1 << bits < count) bits++;
+  return bits;
+}
+
+/**
+ * index[h]: the first interval whose start's top `indexBits(count)` bits are h or more (count
+ * when none), so the intervals starting in slot h are [index[h], index[h + 1]) and the one
+ * before them runs into it.
+ */
+function prefixIndex(t: FamilyTable, width: number): Int32Array {
+  const bits = indexBits(t.count);
+  const shift = 32 - bits;
+  const index = new Int32Array((1 << bits) + 1);
+  // One walk over the intervals: the slots from the last one seen up to this interval's point
+  // go to this interval.
   let from = 0;
   for (let k = 0; k < t.count; k++) {
-    const h = (t.starts[k * width] as number) >>> 16;
+    const h = (t.starts[k * width] as number) >>> shift;
     if (h === from) index[from++] = k;
     else if (h > from) {
       index.fill(k, from, h + 1);
@@ -791,32 +798,55 @@ export class IpMatcher {
   private readonly v4: FamilyTable;
   private readonly v4Index: Int32Array;
   private readonly v6Index: Int32Array;
+  /** How far an address's top word is shifted to its index slot (32 - the index's bits). */
+  private readonly v4Shift: number;
+  private readonly v6Shift: number;
   private readonly v6: FamilyTable;
   private readonly setStart: Int32Array;
   private readonly setIds: Int32Array;
   private readonly scratch = new Uint32Array(4);
 
-  private constructor(codes: readonly string[], e4: Events, e6: Events) {
+  private constructor(codes: readonly string[], tables: IpTables) {
     this.codes = codes;
-    const sets = new SetTable(codes.length);
-    this.v4 = sweep(e4, sets);
-    this.v4Index = slashSixteenIndex(this.v4, 1);
-    this.v6 = sweep(e6, sets);
-    this.v6Index = slashSixteenIndex(this.v6, 4);
-    this.setStart = new Int32Array(sets.sets.length + 1);
-    let total = 0;
-    sets.sets.forEach((members, k) => {
-      this.setStart[k] = total;
-      total += members.length;
-    });
-    this.setStart[sets.sets.length] = total;
-    this.setIds = new Int32Array(total);
-    for (const [k, members] of sets.sets.entries()) this.setIds.set(members, this.setStart[k] as number);
+    this.v4 = tables.v4;
+    this.v4Index = tables.v4Index;
+    this.v6 = tables.v6;
+    this.v6Index = tables.v6Index;
+    // An index of 2^bits + 1 slots: clz32(2^bits) = 31 - bits.
+    this.v4Shift = Math.clz32(tables.v4Index.length - 1) + 1;
+    this.v6Shift = Math.clz32(tables.v6Index.length - 1) + 1;
+    this.setStart = tables.setStart;
+    this.setIds = tables.setIds;
   }
 
-  /** @internal The builder's way in. */
+  /** @internal The builder's way in: sweeps the events into tables. */
   static fromTables(codes: readonly string[], e4: Events, e6: Events): IpMatcher {
-    return new IpMatcher(codes, e4, e6);
+    const sets = new SetTable(codes.length);
+    const v4 = sweep(e4, sets);
+    const v4Index = prefixIndex(v4, 1);
+    const v6 = sweep(e6, sets);
+    const v6Index = prefixIndex(v6, 4);
+    const setStart = new Int32Array(sets.sets.length + 1);
+    let total = 0;
+    sets.sets.forEach((members, k) => {
+      setStart[k] = total;
+      total += members.length;
+    });
+    setStart[sets.sets.length] = total;
+    const setIds = new Int32Array(total);
+    for (const [k, members] of sets.sets.entries()) setIds.set(members, setStart[k] as number);
+    return new IpMatcher(codes, { v4, v4Index, v6, v6Index, setStart, setIds });
+  }
+
+  /** @internal A matcher over tables built elsewhere (the WebAssembly core, src/geo/ip/ip-core.ts). */
+  static fromBuiltTables(codes: readonly string[], tables: IpTables): IpMatcher {
+    return new IpMatcher(codes, tables);
+  }
+
+  /** @internal The tables, to compare two builds of the same lists. */
+  get tables(): IpTables {
+    const { v4, v4Index, v6, v6Index, setStart, setIds } = this;
+    return { v4, v4Index, v6, v6Index, setStart, setIds };
   }
 
   /**
@@ -892,9 +922,10 @@ export class IpMatcher {
     const address = ip >>> 0;
     const t = this.v4;
     const starts = t.starts;
-    // The /16 index narrows the search to the intervals that start in the address's /16 (and
-    // the one running into it): usually a step or two instead of a search of the whole table.
-    const top = address >>> 16;
+    // The index narrows the search to the intervals that start in the address's slot (its top
+    // 8-16 bits) and the one running into it: usually a step or two instead of a search of the
+    // whole table.
+    const top = address >>> this.v4Shift;
     let lo = (this.v4Index[top] as number) - 1;
     if (lo < 0) lo = 0;
     let hi = (this.v4Index[top + 1] as number) - 1;
@@ -915,8 +946,8 @@ export class IpMatcher {
     if (w0 === 0 && w1 === 0 && w2 === 0xffff) return this.matchV4(w3, out);
     const t = this.v6;
     const s = t.starts;
-    // As for IPv4: the /16 index narrows the search to the intervals of the address's /16.
-    const top = w0 >>> 16;
+    // As for IPv4: the index narrows the search to the intervals of the address's slot.
+    const top = w0 >>> this.v6Shift;
     let lo = (this.v6Index[top] as number) - 1;
     if (lo < 0) lo = 0;
     let hi = (this.v6Index[top + 1] as number) - 1;
