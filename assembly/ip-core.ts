@@ -608,40 +608,40 @@ class Hot {
     return 0;
   }
 
-  /** Flips list `list` in the active set. */
-  @inline static toggle(list: i32): void {
-    const at = active + <usize>list;
-    if (load<u8>(at) === 0) {
-      store<u8>(at, 1);
-      activeCount++;
-    } else {
-      store<u8>(at, 0);
-      activeCount--;
-    }
-    high ^= load<i32>(keyHigh + ((<usize>list) << 2));
-    low ^= load<i32>(keyLow + ((<usize>list) << 2));
-  }
-
-  /** The id of the set active now. */
-  @inline static activeSet(): i32 {
-    if (activeCount === 0) return 0;
+  /**
+   * The id of the set of active lists: `count` of them, key (high, low). A sweep keeps these in
+   * locals (the lists' flags stay in memory) and hands them over here.
+   */
+  @inline static activeSet(count: i32, high: i32, low: i32): i32 {
+    if (count === 0) return 0;
     if (exactKeys) {
       if (high === lastHigh && low === lastLow) return lastId;
       if (high === otherHigh && low === otherLow) return otherId;
     }
+    return Hot.internActive(count, high, low);
+  }
+
+  /** activeSet when the set is not one of the last two: the look-up, and the two remembered. */
+  @inline static internActive(count: i32, highKey: i32, lowKey: i32): i32 {
+    activeCount = count;
+    high = highKey;
+    low = lowKey;
     const id = intern();
     otherHigh = lastHigh;
     otherLow = lastLow;
     otherId = lastId;
-    lastHigh = high;
-    lastLow = low;
+    lastHigh = highKey;
+    lastLow = lowKey;
     lastId = id;
     return id;
   }
 
-  /** Ends the open interval (count - 1) with the set active now; joins it to an equal one before it. */
-  @inline static closeInterval(sets: usize, count: i32): i32 {
-    const id = Hot.activeSet();
+  /**
+   * Ends the open interval (count - 1) with the active set (see activeSet); joins it to an equal
+   * one before it. Answers the new count.
+   */
+  @inline static closeInterval(sets: usize, count: i32, active: i32, high: i32, low: i32): i32 {
+    const id = Hot.activeSet(active, high, low);
     store<i32>(sets + ((<usize>(count - 1)) << 2), id);
     if (count > 1 && load<i32>(sets + ((<usize>(count - 2)) << 2)) === id) return count - 1;
     return count;
@@ -678,6 +678,10 @@ class Hot {
     store<u32>(starts, 0);
     let count = 1;
     let open: u32 = 0;
+    // The active lists: how many, and their set's key (their flags are in memory).
+    let on = 0;
+    let keyH = 0;
+    let keyL = 0;
     while (heapSize > 0) {
       const r = Hot.heapAt(0);
       let limit: u64 = u64.MAX_VALUE;
@@ -686,15 +690,27 @@ class Hot {
       let e = load<i32>(heads + ((<usize>r) << 2));
       const end = load<i32>(ends + ((<usize>r) << 2));
       const list = load<i32>(lists + ((<usize>r) << 2));
+      const flag = active + <usize>list;
+      const listHigh = load<i32>(keyHigh + ((<usize>list) << 2));
+      const listLow = load<i32>(keyLow + ((<usize>list) << 2));
       do {
         const point = load<u32>(words4 + ((<usize>e) << 2));
         if (point !== open) {
-          count = Hot.closeInterval(sets, count);
+          count = Hot.closeInterval(sets, count, on, keyH, keyL);
           store<u32>(starts + ((<usize>count) << 2), point);
           count++;
           open = point;
         }
-        Hot.toggle(list);
+        // The list flips: in (set's key gains its bits) or out (loses them).
+        if (load<u8>(flag) === 0) {
+          store<u8>(flag, 1);
+          on++;
+        } else {
+          store<u8>(flag, 0);
+          on--;
+        }
+        keyH ^= listHigh;
+        keyL ^= listLow;
         e++;
       } while (e < end && <u64>load<u32>(words4 + ((<usize>e) << 2)) <= limit);
       if (e === end) {
@@ -706,7 +722,7 @@ class Hot {
       }
       if (heapSize > 1) siftDownByKey(0);
     }
-    count = Hot.closeInterval(sets, count);
+    count = Hot.closeInterval(sets, count, on, keyH, keyL);
     out4Starts = starts;
     out4Sets = sets;
     out4Count = count;
@@ -719,6 +735,10 @@ class Hot {
     const sets = allocI32(count6 + 1);
     memory.fill(starts, 0, 16);
     let count = 1;
+    // The active lists: how many, and their set's key (their flags are in memory).
+    let on = 0;
+    let keyH = 0;
+    let keyL = 0;
     while (heapSize > 0) {
       const r = Hot.heapAt(0);
       // The other runs' smallest next event, or -1 when r is the last run.
@@ -731,16 +751,28 @@ class Hot {
       let e = load<i32>(heads + ((<usize>r) << 2));
       const end = load<i32>(ends + ((<usize>r) << 2));
       const list = load<i32>(lists + ((<usize>r) << 2));
+      const flag = active + <usize>list;
+      const listHigh = load<i32>(keyHigh + ((<usize>list) << 2));
+      const listLow = load<i32>(keyLow + ((<usize>list) << 2));
       for (;;) {
         const p = words6 + ((<usize>e) << 4);
         const q = starts + ((<usize>(count - 1)) << 4);
         // (The words as stored: equal halves are equal points whatever their byte order.)
         if (load<u64>(p) !== load<u64>(q) || load<u64>(p, 8) !== load<u64>(q, 8)) {
-          count = Hot.closeInterval(sets, count);
+          count = Hot.closeInterval(sets, count, on, keyH, keyL);
           memory.copy(starts + ((<usize>count) << 4), p, 16);
           count++;
         }
-        Hot.toggle(list);
+        // The list flips: in (set's key gains its bits) or out (loses them).
+        if (load<u8>(flag) === 0) {
+          store<u8>(flag, 1);
+          on++;
+        } else {
+          store<u8>(flag, 0);
+          on--;
+        }
+        keyH ^= listHigh;
+        keyL ^= listLow;
         e++;
         if (e === end) break;
         // Go on while the next point is at or below the limit.
@@ -752,14 +784,14 @@ class Hot {
       } else store<i32>(heads + ((<usize>r) << 2), e);
       if (heapSize > 1) siftDownWide(0);
     }
-    count = Hot.closeInterval(sets, count);
+    count = Hot.closeInterval(sets, count, on, keyH, keyL);
     out6Starts = starts;
     out6Sets = sets;
     out6Count = count;
   }
 
   /**
-   * index[h]: the first interval whose start's top Hot.indexBits(count) bits are h or more (count when
+   * index[h]: the first interval whose start's top indexBits(count) bits are h or more (count when
    * none); the starts are `stride` bytes apart, the top word first. Its slots: 2^bits + 1.
    */
   @inline static prefixIndex(starts: usize, count: i32, stride: i32): usize {

@@ -4,6 +4,7 @@
 // lists where set keys stop being exact); what the core does not take (another encoding, a list
 // out of order, a field longer than a piece, corrupt data) goes to the JavaScript builder, whose
 // answers and errors a build then gets.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,7 +17,7 @@ import { CidrSet } from '../../src/geo/ip/cidr-set.js';
 import { encodeGeoIpList } from '../../src/geo/ip/ip-encoder.js';
 import type { IpMatcher } from '../../src/geo/ip/ip-matcher.js';
 import { WireWriter } from '../../src/geo/wire/wire-writer.js';
-import { geoCorpora, hasGeoCorpora, UPSTREAM_GEOIP_FILES } from './support/corpora.js';
+import { geoCorpora, hasGeoCorpora, repoRoot, UPSTREAM_GEOIP_FILES } from './support/corpora.js';
 import { referenceIpMatch } from './support/matcher-reference.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bg-ip-core-'));
@@ -264,4 +265,31 @@ describe('what the core hands to the JavaScript builder', () => {
     expect((js as Error).message).toMatch(/byte \d+/);
     expect(() => build(dat, 'auto')).toThrow((js as Error).message);
   });
+});
+
+describe.skipIf(!hasGeoCorpora)('a runtime without WebAssembly', () => {
+  test('node --jitless builds through the JavaScript builder, with the same answers', () => {
+    const file = resolve(geoCorpora, 'upstream/geoip-only-cn-private.dat');
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--jitless',
+        resolve(repoRoot, 'bin/run-ts.js'),
+        resolve(repoRoot, 'test/geo/support/ip-core-jitless.ts'),
+        file,
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    expect(JSON.parse(out.trim().split('\n').pop() as string)).toEqual({
+      core: false,
+      a: ['CN'],
+      b: ['PRIVATE'],
+    });
+    const dat = GeoDat.open(file);
+    try {
+      expect(build(dat, 'wasm').matchCodes('1.0.1.1')).toEqual(['CN']);
+    } finally {
+      dat.close();
+    }
+  }, 60_000);
 });

@@ -46,9 +46,10 @@ export class GeoDat {
     const { entries, kind } = scan(source);
     this.entries = entries;
     this.kind = kind;
-    this.byCode = new Map(entries.map((e) => [e.code.toUpperCase(), e]));
+    this.byCode = new Map();
     for (const e of entries) {
       const code = e.code.toUpperCase();
+      this.byCode.set(code, e);
       const same = this.allByCode.get(code);
       if (same) same.push(e);
       else this.allByCode.set(code, [e]);
@@ -230,18 +231,73 @@ class HeaderReads {
 
   /** The bytes [at, at + n) of the file (fewer at its end), valid until the next call. */
   bytes(at: number, n: number): Uint8Array {
+    const from = this.ensure(at, n);
+    return this.window.subarray(from, Math.min(from + n, this.window.length));
+  }
+
+  /**
+   * Makes sure the window holds [at, at + n) (or up to the file's end) and answers where `at` is
+   * in `window`.
+   */
+  ensure(at: number, n: number): number {
     const from = at - this.start;
     const windowEnd = this.start + this.window.length;
-    if (from >= 0 && (at + n <= windowEnd || windowEnd === this.source.size) && at <= windowEnd)
-      return this.window.subarray(from, Math.min(from + n, this.window.length));
+    if (from >= 0 && (at + n <= windowEnd || windowEnd === this.source.size) && at <= windowEnd) return from;
     const want = Math.max(n, this.ahead);
     if (this.source.readReusing) {
       if (this.scratch.length < want) this.scratch = Buffer.allocUnsafe(Math.max(want, READ_AHEAD));
       this.window = this.source.readReusing(at, want, this.scratch);
     } else this.window = this.source.read(at, want);
     this.start = at;
-    return this.window.subarray(0, Math.min(n, this.window.length));
+    return 0;
   }
+
+  /** The window's bytes (see ensure). */
+  get buffer(): Uint8Array {
+    return this.window;
+  }
+}
+
+/**
+ * The entry at pos when it starts the way every builder writes one (tag 0x0a, its length, then
+ * its code as field 1 in ASCII and a first list item as field 2), read from the window without
+ * a reader object; undefined for anything else (the general reader then takes it).
+ */
+function quickEntry(
+  reads: HeaderReads,
+  pos: number,
+  size: number,
+): (DatEntry & { kind: DatKind }) | undefined {
+  const i = reads.ensure(pos, 16 + HEADER_WINDOW);
+  const w = reads.buffer;
+  const end = w.length;
+  if (w[i] !== 0x0a) return undefined;
+  // The entry's length: a varint of up to 4 bytes (entries under 256 MiB).
+  let j = i + 1;
+  let length = 0;
+  let shift = 0;
+  for (;;) {
+    if (j >= end || shift > 21) return undefined;
+    const b = w[j++] as number;
+    length += (b & 0x7f) * 2 ** shift;
+    shift += 7;
+    if (b < 0x80) break;
+  }
+  const offset = pos + (j - i);
+  const codeLength = w[j + 1] as number;
+  const k = j + 2 + codeLength;
+  if (offset + length > size || w[j] !== 0x0a || codeLength >= 0x80 || k + 3 > end || length < k + 3 - j) {
+    return undefined;
+  }
+  if (w[k] !== 0x12 || (w[k + 1] as number) >= 0x80 || w[k + 1] === 0) return undefined;
+  let code = '';
+  for (let c = j + 2; c < k; c++) {
+    const ch = w[c] as number;
+    if (ch >= 0x80) return undefined;
+    code += String.fromCharCode(ch);
+  }
+  // A CIDR starts with its ip bytes (field 1, tag 0x0a); a Domain with type (0x08) or value (0x12).
+  return { code, offset, length, kind: w[k + 2] === 0x0a ? 'ip' : 'site' };
 }
 
 function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
@@ -250,6 +306,14 @@ function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
   let kind: DatKind = 'empty';
   let pos = 0;
   while (pos < source.size) {
+    const quick = quickEntry(reads, pos, source.size);
+    if (quick) {
+      if (kind === 'empty') kind = quick.kind;
+      entries.push({ code: quick.code, offset: quick.offset, length: quick.length });
+      reads.ahead = quick.length < 4096 ? Math.min(READ_AHEAD, 16 * quick.length) : 16 + HEADER_WINDOW;
+      pos = quick.offset + quick.length;
+      continue;
+    }
     const head = reads.bytes(pos, 16);
     const r = new WireReader(head, 0, head.length, pos);
     const tag = r.uint32();

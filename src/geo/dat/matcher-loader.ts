@@ -3,7 +3,7 @@
 //   GeoDat -> readSite / readIp (selected entries) -> SiteMatcher | IpMatcher -> codes per query
 import { GeoError } from '../errors.js';
 import { type ListSelector, parseListSelector } from '../formats/list-text.js';
-import { buildIpTablesWithCore, type CoreList } from '../ip/ip-core.js';
+import { buildIpTablesWithCore, type CoreList, ipCoreAvailable } from '../ip/ip-core.js';
 import { IpMatcher, IpMatcherBuilder } from '../ip/ip-matcher.js';
 import { ruleHasAttributes } from '../site/site-decoder.js';
 import { type SiteMatcher, SiteMatcherBuilder } from '../site/site-matcher.js';
@@ -103,7 +103,13 @@ export function loadIpMatcher(
   if (engine !== 'js') {
     const built = loadIpWithCore(dat, chosen);
     if (built) return built;
-    if (engine === 'wasm') throw new Error(`${dat.name}: the WebAssembly core handed the build back`);
+    if (engine === 'wasm') {
+      throw new Error(
+        ipCoreAvailable
+          ? `${dat.name}: the WebAssembly core handed the build back`
+          : 'the WebAssembly core is not available (no WebAssembly in this runtime)',
+      );
+    }
   }
   const builder = new IpMatcherBuilder(dat.size);
   for (const [code, entries] of chosen) {

@@ -52,7 +52,7 @@ interface WasmApi {
   readonly Module: new (bytes: Uint8Array) => object;
   readonly Instance: new (module: object, imports: object) => { readonly exports: object };
 }
-const wasm = (globalThis as unknown as { readonly WebAssembly: WasmApi }).WebAssembly;
+const wasm = (globalThis as unknown as { readonly WebAssembly?: WasmApi }).WebAssembly;
 
 interface CoreExports {
   readonly memory: { readonly buffer: ArrayBuffer };
@@ -65,15 +65,24 @@ interface CoreExports {
   sweep(): void;
 }
 
-let compiled: object | undefined;
+/**
+ * The compiled core, compiled when this module loads (about half a millisecond: V8 compiles
+ * each function on its first call), or undefined where there is no WebAssembly (`node
+ * --jitless`): every build then goes to the JavaScript builder.
+ */
+const compiled = compileCore();
 
-const wasmBytes = Buffer.from(IP_CORE_WASM, 'base64');
-
-/** A fresh instance (its own memory) of the compiled core; the module is compiled once. */
-function instance(): CoreExports {
-  compiled ??= new wasm.Module(wasmBytes);
-  return new wasm.Instance(compiled, {}).exports as CoreExports;
+function compileCore(): object | undefined {
+  if (!wasm) return undefined;
+  try {
+    return new wasm.Module(Buffer.from(IP_CORE_WASM, 'base64'));
+  } catch {
+    return undefined;
+  }
 }
+
+/** Whether builds can use the core (false where the runtime has no WebAssembly). */
+export const ipCoreAvailable = compiled !== undefined;
 
 /**
  * Builds the tables of `lists` (in result-index order) with the WebAssembly core, or answers
@@ -82,7 +91,8 @@ function instance(): CoreExports {
  * bound the events (a network takes 8 bytes or more, and makes two events at most).
  */
 export function buildIpTablesWithCore(lists: readonly CoreList[], totalBytes: number): IpTables | undefined {
-  const core = instance();
+  if (!wasm || !compiled) return undefined;
+  const core = new wasm.Instance(compiled, {}).exports as CoreExports;
   const n = lists.length;
   const header =
     core.begin(
