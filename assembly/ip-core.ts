@@ -1,15 +1,16 @@
 // AssemblyScript: the IP matcher's build core, compiled to WebAssembly by scripts/generate-wasm.js
 // into src/geo/gen/ip-core-wasm.ts (committed, checked by regeneration in CI).
 //
-// The same build as src/geo/ip/ip-matcher.ts (IpMatcherBuilder + the sweep) for the common case,
-// as code that runs at full speed from its first call: a process that loads a few lists (cn +
-// private) is done before V8 would have compiled the JavaScript. The JavaScript side
-// (src/geo/ip/ip-core.ts) drives it:
-//   begin(lists, cap4, cap6) -> per list: beginList, scanEntry per entry (bytes copied to input()),
-//   endList -> sweep() -> read the tables out of memory.
-// Anything this core does not take (a CIDR in another encoding than every builder writes, an
-// unknown field, a list out of order, a corrupt message) makes scanEntry answer below 0, and the
-// JavaScript builder does the whole build instead (with its checked reader and its errors).
+// The same build as src/geo/ip/ip-matcher.ts (IpMatcherBuilder + the sweep) for files in the
+// encoding builders write, as code that runs at close to full speed from its first call: a
+// process that loads a few lists (cn + private) is done before V8 would have optimized the
+// JavaScript. The JavaScript side (src/geo/ip/ip-core.ts) drives it:
+//   begin(lists, cap4, cap6, inputSize) -> per list: beginList, scanEntry per 64 KiB piece of
+//   each entry (read into the input buffer), endList -> sweep() -> the tables, from the header.
+// Anything this core does not take (a CIDR in another field order, an unknown field, a list out
+// of order, a field longer than a piece, a corrupt message) makes scanEntry or endList answer
+// below 0, and the JavaScript builder does the whole build instead (with its checked reader and
+// its errors).
 //
 // Memory: regions from heap.alloc (the stub runtime's bump allocator, which grows the memory);
 // an instance serves one build and is then dropped.
@@ -479,7 +480,7 @@ function siftDownWide(from: i32): void {
   store<i32>(runHeap + ((<usize>at) << 2), top);
 }
 
-/** Sweeps both families into interval tables, their /16 indexes and the sets. */
+/** Sweeps both families into interval tables, their lookup indexes and the sets. */
 export function sweep(): void {
   initSets();
   resetActive();
