@@ -66,9 +66,15 @@ let endLow: u64 = 0;
 
 /**
  * What the JavaScript side reads back, as i32 at header + 4k: 0 the input buffer, 1 the
- * inverse_match of the entry read, then the tables sweep() writes (see sweep).
+ * inverse_match of the entry read; from HEADER_V4 and HEADER_V6 a family's table (starts, sets,
+ * count, lookup index, the index's length); from HEADER_SETS the number of sets, where each
+ * set's members start, and the members (src/geo/ip/ip-core.ts reads the same layout).
  */
 let header: usize = 0;
+const HEADER_V4: i32 = 2;
+const HEADER_V6: i32 = 7;
+const HEADER_SETS: i32 = 12;
+const HEADER_SIZE: i32 = 15;
 
 // ---- what scanEntry answers ------------------------------------------------------------------
 
@@ -76,6 +82,15 @@ let header: usize = 0;
 const UNUSUAL: i32 = -1;
 /** A list's networks out of order or overlapping: the JavaScript builder does the build. */
 const OUT_OF_ORDER: i32 = -2;
+
+/** The next value of a xorshift32 sequence. */
+function xorshift(value: i32): i32 {
+  let x = value;
+  x ^= x << 13;
+  x ^= <i32>(<u32>x >>> 17);
+  x ^= x << 5;
+  return x;
+}
 
 /** Room for n (at least one) 32-bit values. */
 function allocI32(n: i32): usize {
@@ -88,8 +103,8 @@ function allocI32(n: i32): usize {
  * input buffer of inputSize bytes for the entries' pieces. Answers the header's address.
  */
 export function begin(lists: i32, capacity4: i32, capacity6: i32, inputSize: i32): usize {
-  header = allocI32(16);
-  memory.fill(header, 0, 64);
+  header = allocI32(HEADER_SIZE);
+  memory.fill(header, 0, (<usize>HEADER_SIZE) << 2);
   store<i32>(header, <i32>heap.alloc(<usize>max<i32>(inputSize, 1)));
   listCount = lists;
   keyHigh = allocI32(lists);
@@ -106,13 +121,9 @@ export function begin(lists: i32, capacity4: i32, capacity6: i32, inputSize: i32
       store<i32>(keyLow + ((<usize>l) << 2), l < 32 ? 1 << l : 0);
       continue;
     }
-    x ^= x << 13;
-    x ^= <i32>(<u32>x >>> 17);
-    x ^= x << 5;
+    x = xorshift(x);
     store<i32>(keyHigh + ((<usize>l) << 2), x);
-    x ^= x << 13;
-    x ^= <i32>(<u32>x >>> 17);
-    x ^= x << 5;
+    x = xorshift(x);
     store<i32>(keyLow + ((<usize>l) << 2), x);
   }
   cap4 = capacity4;
@@ -131,28 +142,30 @@ export function begin(lists: i32, capacity4: i32, capacity6: i32, inputSize: i32
   return header;
 }
 
-/** Starts a run of the current list (taking over the last run when that one is still empty). */
-function startRun4(): void {
-  if (runCount4 === 0 || load<i32>(runs4 + ((<usize>(runCount4 - 1)) << 2)) !== count4) {
-    store<i32>(runs4 + ((<usize>runCount4) << 2), count4);
-    runCount4++;
+/**
+ * Starts a run of the current list in one family (run starts at `runs`, their lists at
+ * `runList`, `runCount` of them, `count` events so far), taking over the last run when that one
+ * is still empty. Answers the new number of runs.
+ */
+function startRun(runs: usize, runList: usize, runCount: i32, count: i32): i32 {
+  let n = runCount;
+  if (n === 0 || load<i32>(runs + ((<usize>(n - 1)) << 2)) !== count) {
+    store<i32>(runs + ((<usize>n) << 2), count);
+    n++;
   }
-  store<i32>(runList4 + ((<usize>(runCount4 - 1)) << 2), current);
+  store<i32>(runList + ((<usize>(n - 1)) << 2), current);
+  return n;
 }
 
-function startRun6(): void {
-  if (runCount6 === 0 || load<i32>(runs6 + ((<usize>(runCount6 - 1)) << 2)) !== count6) {
-    store<i32>(runs6 + ((<usize>runCount6) << 2), count6);
-    runCount6++;
-  }
-  store<i32>(runList6 + ((<usize>(runCount6 - 1)) << 2), current);
+function startRuns(): void {
+  runCount4 = startRun(runs4, runList4, runCount4, count4);
+  runCount6 = startRun(runs6, runList6, runCount6, count6);
 }
 
 /** Starts list `list` (lists are begun in index order). */
 export function beginList(list: i32): void {
   current = list;
-  startRun4();
-  startRun6();
+  startRuns();
   has4 = false;
   has6 = false;
 }
@@ -245,10 +258,9 @@ export function endList(inverse: i32): i32 {
     if (nextLow !== 0 || nextHigh !== 0) Hot.add6(nextHigh, nextLow);
   }
   if (inverse !== 0) {
-    // Its own run, since the list's run is already in order without it.
-    startRun4();
+    // Its own runs, since the list's runs are already in order without these points.
+    startRuns();
     Hot.add4(0);
-    startRun6();
     Hot.add6(0, 0);
   }
   current = -1;
@@ -269,10 +281,6 @@ let slotHigh: usize = 0;
 let slotLow: usize = 0;
 let slotId: usize = 0;
 let slotCount: i32 = 0;
-/** The lists active now, their number and the set's key, kept up to date by the sweep. */
-let activeCount: i32 = 0;
-let high: i32 = 0;
-let low: i32 = 0;
 
 function initSets(): void {
   // (Key 0 is the empty set, id 0.)
@@ -296,11 +304,11 @@ function slotOf(h: i32, l: i32, mask: i32): i32 {
   return (l ^ (h * <i32>0x9e3779b1)) & mask;
 }
 
-/** Whether set id has exactly the active lists as members. */
-function sameMembers(id: i32): bool {
+/** Whether set id has exactly the active lists (`count` of them, flagged in `active`) as members. */
+function sameMembers(id: i32, count: i32): bool {
   const from = load<i32>(setStart + ((<usize>id) << 2));
   const to = load<i32>(setStart + ((<usize>(id + 1)) << 2));
-  if (to - from !== activeCount) return false;
+  if (to - from !== count) return false;
   for (let k = from; k < to; k++) {
     if (load<u8>(active + <usize>load<i32>(pool + ((<usize>k) << 2))) !== 1) return false;
   }
@@ -331,9 +339,12 @@ function rehash(): void {
   }
 }
 
-/** The id of the set of the lists active now (a new id the first time a set is seen). */
-function intern(): i32 {
-  if (activeCount === 0) return 0;
+/**
+ * The id of the set of the lists active now: `count` of them, flagged in `active`, key (high,
+ * low); a new id the first time a set is seen.
+ */
+function intern(count: i32, high: i32, low: i32): i32 {
+  if (count === 0) return 0;
   const mask = slotCount - 1;
   let slot = slotOf(high, low, mask);
   for (;;) {
@@ -343,7 +354,7 @@ function intern(): i32 {
     if (
       load<i32>(slotHigh + ((<usize>slot) << 2)) === high &&
       load<i32>(slotLow + ((<usize>slot) << 2)) === low &&
-      (exactKeys || sameMembers(id))
+      (exactKeys || sameMembers(id, count))
     )
       return id;
     slot = (slot + 1) & mask;
@@ -355,9 +366,9 @@ function intern(): i32 {
     setStart = grown;
     setCap *= 2;
   }
-  if (poolUsed + activeCount > poolCap) {
+  if (poolUsed + count > poolCap) {
     let cap = poolCap * 2;
-    while (poolUsed + activeCount > cap) cap *= 2;
+    while (poolUsed + count > cap) cap *= 2;
     const grown = allocI32(cap);
     memory.copy(grown, pool, (<usize>poolUsed) << 2);
     pool = grown;
@@ -377,11 +388,9 @@ function intern(): i32 {
   return id;
 }
 
+/** No list active (each family's sweep starts so). */
 function resetActive(): void {
   memory.fill(active, 0, <usize>listCount);
-  activeCount = 0;
-  high = 0;
-  low = 0;
 }
 
 // ---- the sweep -------------------------------------------------------------------------------
@@ -399,7 +408,7 @@ let heapSize: i32 = 0;
 let keys: usize = 0;
 
 /** Sets up a family's runs (run r from runs[r] to the next run's start, or count) and its heap. */
-function prepareRuns(runs: usize, runList: usize, runCount: i32, count: i32): i32 {
+function prepareRuns(runs: usize, runList: usize, runCount: i32, count: i32): void {
   heads = allocI32(runCount);
   ends = allocI32(runCount);
   lists = allocI32(runCount);
@@ -417,7 +426,6 @@ function prepareRuns(runs: usize, runList: usize, runCount: i32, count: i32): i3
       heapSize++;
     }
   }
-  return runCount;
 }
 
 /** Restores the heap below `from`, runs ordered by keys[run]. */
@@ -435,16 +443,6 @@ function siftDownByKey(from: i32): void {
   }
   store<i32>(runHeap + ((<usize>at) << 2), top);
 }
-
-/** Output of the IPv4 sweep: interval k starts at out4Starts[k] and matches set out4Sets[k]. */
-let out4Starts: usize = 0;
-let out4Sets: usize = 0;
-let out4Count: i32 = 0;
-let out4Index: usize = 0;
-let out6Starts: usize = 0;
-let out6Sets: usize = 0;
-let out6Count: i32 = 0;
-let out6Index: usize = 0;
 
 /**
  * The last two sets interned and their keys, for exact keys (64 lists or fewer): intervals
@@ -480,29 +478,17 @@ function siftDownWide(from: i32): void {
   store<i32>(runHeap + ((<usize>at) << 2), top);
 }
 
-/** Sweeps both families into interval tables, their lookup indexes and the sets. */
+/** Sweeps both families into interval tables, their lookup indexes and the sets (see header). */
 export function sweep(): void {
   initSets();
   resetActive();
   Hot.sweep4();
-  out4Index = Hot.prefixIndex(out4Starts, out4Count, 4);
   // Each family starts with no list active (an inverse list may still be active at the top).
   resetActive();
   Hot.sweep6();
-  out6Index = Hot.prefixIndex(out6Starts, out6Count, 16);
-  // The header: 2-5 the IPv4 table (starts, sets, count, index), 6-9 the IPv6 one, 10 the number
-  // of sets, 11 setStart, 12 the members.
-  store<i32>(header, <i32>out4Starts, 8);
-  store<i32>(header, <i32>out4Sets, 12);
-  store<i32>(header, out4Count, 16);
-  store<i32>(header, <i32>out4Index, 20);
-  store<i32>(header, <i32>out6Starts, 24);
-  store<i32>(header, <i32>out6Sets, 28);
-  store<i32>(header, out6Count, 32);
-  store<i32>(header, <i32>out6Index, 36);
-  store<i32>(header, setCount, 40);
-  store<i32>(header, <i32>setStart, 44);
-  store<i32>(header, <i32>pool, 48);
+  store<i32>(header, setCount, 4 * HEADER_SETS);
+  store<i32>(header, <i32>setStart, 4 * (HEADER_SETS + 1));
+  store<i32>(header, <i32>pool, 4 * (HEADER_SETS + 2));
 }
 
 /**
@@ -562,19 +548,19 @@ class Hot {
     if (count6 + 2 > cap6) return UNUSUAL;
     let high = bswap<u64>(load<u64>(p));
     let low = bswap<u64>(load<u64>(p, 8));
-    let lastHigh = high;
-    let lastLow = low;
+    let finalHigh = high;
+    let finalLow = low;
     // The network's first and last address (>>> takes the count mod 64: /0 and /64 apart).
     if (prefix < 64) {
       const host: u64 = prefix === 0 ? u64.MAX_VALUE : u64.MAX_VALUE >>> <u64>prefix;
       high &= ~host;
-      lastHigh = high | host;
+      finalHigh = high | host;
       low = 0;
-      lastLow = u64.MAX_VALUE;
+      finalLow = u64.MAX_VALUE;
     } else if (prefix < 128) {
       const host: u64 = prefix === 64 ? u64.MAX_VALUE : u64.MAX_VALUE >>> <u64>(prefix - 64);
       low &= ~host;
-      lastLow = low | host;
+      finalLow = low | host;
     }
     if (has6) {
       // end + 1, with its carry; the start against it: equal (adjacent: extend), above (a gap:
@@ -595,8 +581,8 @@ class Hot {
       openHigh = high;
       openLow = low;
     }
-    endHigh = lastHigh;
-    endLow = lastLow;
+    endHigh = finalHigh;
+    endLow = finalLow;
     return 0;
   }
 
@@ -624,10 +610,7 @@ class Hot {
 
   /** activeSet when the set is not one of the last two: the look-up, and the two remembered. */
   @inline static internActive(count: i32, highKey: i32, lowKey: i32): i32 {
-    activeCount = count;
-    high = highKey;
-    low = lowKey;
-    const id = intern();
+    const id = intern(count, highKey, lowKey);
     otherHigh = lastHigh;
     otherLow = lastLow;
     otherId = lastId;
@@ -646,6 +629,13 @@ class Hot {
     store<i32>(sets + ((<usize>(count - 1)) << 2), id);
     if (count > 1 && load<i32>(sets + ((<usize>(count - 2)) << 2)) === id) return count - 1;
     return count;
+  }
+
+  /** Flips a list's flag: answers 1 when the list comes in, -1 when it goes out. */
+  @inline static flip(flag: usize): i32 {
+    const was = load<u8>(flag);
+    store<u8>(flag, was ^ 1);
+    return was === 0 ? 1 : -1;
   }
 
   @inline static heapAt(k: i32): i32 {
@@ -667,8 +657,8 @@ class Hot {
   }
 
   @inline static sweep4(): void {
-    const runs = prepareRuns(runs4, runList4, runCount4, count4);
-    for (let r = 0; r < runs; r++) {
+    prepareRuns(runs4, runList4, runCount4, count4);
+    for (let r = 0; r < runCount4; r++) {
       const h = load<i32>(heads + ((<usize>r) << 2));
       const e = load<i32>(ends + ((<usize>r) << 2));
       store<u64>(keys + ((<usize>r) << 3), h === e ? 0 : <u64>load<u32>(words4 + ((<usize>h) << 2)));
@@ -702,14 +692,8 @@ class Hot {
           count++;
           open = point;
         }
-        // The list flips: in (set's key gains its bits) or out (loses them).
-        if (load<u8>(flag) === 0) {
-          store<u8>(flag, 1);
-          on++;
-        } else {
-          store<u8>(flag, 0);
-          on--;
-        }
+        // The list flips: in (the set's key gains its bits) or out (loses them).
+        on += Hot.flip(flag);
         keyH ^= listHigh;
         keyL ^= listLow;
         e++;
@@ -724,9 +708,7 @@ class Hot {
       if (heapSize > 1) siftDownByKey(0);
     }
     count = Hot.closeInterval(sets, count, on, keyH, keyL);
-    out4Starts = starts;
-    out4Sets = sets;
-    out4Count = count;
+    Hot.table(HEADER_V4, starts, sets, count, 4);
   }
 
   @inline static sweep6(): void {
@@ -764,14 +746,8 @@ class Hot {
           memory.copy(starts + ((<usize>count) << 4), p, 16);
           count++;
         }
-        // The list flips: in (set's key gains its bits) or out (loses them).
-        if (load<u8>(flag) === 0) {
-          store<u8>(flag, 1);
-          on++;
-        } else {
-          store<u8>(flag, 0);
-          on--;
-        }
+        // The list flips: in (the set's key gains its bits) or out (loses them).
+        on += Hot.flip(flag);
         keyH ^= listHigh;
         keyL ^= listLow;
         e++;
@@ -786,19 +762,29 @@ class Hot {
       if (heapSize > 1) siftDownWide(0);
     }
     count = Hot.closeInterval(sets, count, on, keyH, keyL);
-    out6Starts = starts;
-    out6Sets = sets;
-    out6Count = count;
+    Hot.table(HEADER_V6, starts, sets, count, 16);
   }
 
   /**
-   * index[h]: the first interval whose start's top indexBits(count) bits are h or more (count when
-   * none); the starts are `stride` bytes apart, the top word first. Its slots: 2^bits + 1.
+   * Writes a family's table into the header from slot `at` on: its starts, sets, count, lookup
+   * index and the index's length (the starts are `stride` bytes apart).
    */
-  @inline static prefixIndex(starts: usize, count: i32, stride: i32): usize {
-    const bits = Hot.indexBits(count);
-    const shift = 32 - bits;
-    const slots = 1 << bits;
+  @inline static table(at: i32, starts: usize, sets: usize, count: i32, stride: i32): void {
+    const slots = (1 << Hot.indexBits(count)) + 1;
+    const index = Hot.prefixIndex(starts, count, stride, slots - 1);
+    store<i32>(header + ((<usize>at) << 2), <i32>starts);
+    store<i32>(header + ((<usize>(at + 1)) << 2), <i32>sets);
+    store<i32>(header + ((<usize>(at + 2)) << 2), count);
+    store<i32>(header + ((<usize>(at + 3)) << 2), <i32>index);
+    store<i32>(header + ((<usize>(at + 4)) << 2), slots);
+  }
+
+  /**
+   * index[h]: the first interval whose start's top log2(slots) bits are h or more (count when
+   * none); the starts are `stride` bytes apart, the top word first. Its length: slots + 1.
+   */
+  @inline static prefixIndex(starts: usize, count: i32, stride: i32, slots: i32): usize {
+    const shift = 32 - (31 - clz<i32>(slots));
     const index = allocI32(slots + 1);
     let from = 0;
     for (let k = 0; k < count; k++) {

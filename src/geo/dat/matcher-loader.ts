@@ -158,7 +158,7 @@ function loadIpWithCore(
     });
   }
   const tables = buildIpTablesWithCore(coreLists, total);
-  return tables && IpMatcher.fromBuiltTables([...chosen.keys()], tables);
+  return tables && IpMatcher.fromTables([...chosen.keys()], tables);
 }
 
 /** Matches each query (a domain, or an address for IP files); a bad address is a GeoError. */

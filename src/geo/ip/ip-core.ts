@@ -6,25 +6,7 @@
 // corrupt entry) it hands back: buildIpTablesWithCore answers undefined and the caller runs the
 // JavaScript builder, which reads anything valid and reports errors with their offsets.
 import { IP_CORE_WASM } from '../gen/ip-core-wasm.js';
-import { indexBits } from './ip-matcher.js';
-
-/** One family's table: interval k starts at point k (width words each) and matches set setOf[k]. */
-export interface FamilyTable {
-  readonly starts: Uint32Array;
-  readonly setOf: Int32Array;
-  readonly count: number;
-}
-
-/** A compiled matcher's tables (what IpMatcher looks addresses up in). */
-export interface IpTables {
-  readonly v4: FamilyTable;
-  readonly v4Index: Int32Array;
-  readonly v6: FamilyTable;
-  readonly v6Index: Int32Array;
-  /** Set s has members setIds[setStart[s], setStart[s + 1]); set 0 is the empty set. */
-  readonly setStart: Int32Array;
-  readonly setIds: Int32Array;
-}
+import type { FamilyTable, IpTables } from './ip-matcher.js';
 
 /** One list to build: its entries' message bytes, read one at a time. */
 export interface CoreList {
@@ -47,6 +29,16 @@ const KEEP_VIEWS_BELOW = 2 << 20;
 /** The bytes of an entry handed to the core at a time (fewer fresh pages than a whole entry). */
 const PIECE = 64 << 10;
 
+/**
+ * The header the core writes, as i32 slots (assembly/ip-core.ts has the same layout): 0 the
+ * input buffer, 1 the inverse_match of the entry read; from HEADER_V4 and HEADER_V6 a family's
+ * table (starts, sets, count, lookup index, the index's length); from HEADER_SETS the number of
+ * sets, where each set's members start, and the members.
+ */
+const HEADER_V4 = 2;
+const HEADER_V6 = 7;
+const HEADER_SETS = 12;
+
 /** The part of the WebAssembly API used here (the project's TypeScript libs do not declare it). */
 interface WasmApi {
   readonly Module: new (bytes: Uint8Array) => object;
@@ -56,7 +48,7 @@ const wasm = (globalThis as unknown as { readonly WebAssembly?: WasmApi }).WebAs
 
 interface CoreExports {
   readonly memory: { readonly buffer: ArrayBuffer };
-  /** Answers the header: i32 0 the input buffer, 1 the entry's inverse_match, 2-12 the tables. */
+  /** Answers the header's address (its layout: HEADER_V4, HEADER_V6, HEADER_SETS). */
   begin(lists: number, cap4: number, cap6: number, inputSize: number): number;
   beginList(list: number): void;
   /** flags: 1 the entry's last piece, 2 its first. */
@@ -127,32 +119,37 @@ export function buildIpTablesWithCore(lists: readonly CoreList[], totalBytes: nu
   }
   core.sweep();
   const buffer = core.memory.buffer;
-  const h = new Int32Array(buffer, header * 4, 13);
+  const h = new Int32Array(buffer, header * 4, HEADER_SETS + 3);
   const at = (k: number) => h[k] as number;
-  const v4Count = at(4);
-  const v6Count = at(8);
-  const sets = at(10);
-  const setStart = new Int32Array(buffer, at(11), sets + 1);
+  const sets = at(HEADER_SETS);
+  const setStart = new Int32Array(buffer, at(HEADER_SETS + 1), sets + 1);
   const members = setStart[sets] as number;
-  const v4Slots = (1 << indexBits(v4Count)) + 1;
-  const v6Slots = (1 << indexBits(v6Count)) + 1;
-  const tableBytes = 4 * (2 * v4Count + 5 * v6Count + v4Slots + v6Slots + sets + 1 + members);
+  const tableBytes =
+    4 * (2 * at(HEADER_V4 + 2) + at(HEADER_V4 + 4) + 5 * at(HEADER_V6 + 2) + at(HEADER_V6 + 4)) +
+    4 * (sets + 1 + members);
   // Views of the core's memory, or copies of them (see KEEP_VIEWS_BELOW).
   const copy = buffer.byteLength - tableBytes >= KEEP_VIEWS_BELOW;
   const i32 = (ptr: number, count: number) => {
     const view = new Int32Array(buffer, ptr, count);
     return copy ? view.slice() : view;
   };
-  const u32 = (ptr: number, count: number) => {
-    const view = new Uint32Array(buffer, ptr, count);
-    return copy ? view.slice() : view;
+  /** A family's table and index from header slot `from` on (`width` words a start). */
+  const family = (from: number, width: number): [FamilyTable, Int32Array] => {
+    const count = at(from + 2);
+    const starts = new Uint32Array(buffer, at(from), width * count);
+    return [
+      { starts: copy ? starts.slice() : starts, setOf: i32(at(from + 1), count), count },
+      i32(at(from + 3), at(from + 4)),
+    ];
   };
+  const [v4, v4Index] = family(HEADER_V4, 1);
+  const [v6, v6Index] = family(HEADER_V6, 4);
   return {
-    v4: { starts: u32(at(2), v4Count), setOf: i32(at(3), v4Count), count: v4Count },
-    v4Index: i32(at(5), v4Slots),
-    v6: { starts: u32(at(6), 4 * v6Count), setOf: i32(at(7), v6Count), count: v6Count },
-    v6Index: i32(at(9), v6Slots),
+    v4,
+    v4Index,
+    v6,
+    v6Index,
     setStart: copy ? setStart.slice() : setStart,
-    setIds: i32(at(12), members),
+    setIds: i32(at(HEADER_SETS + 2), members),
   };
 }

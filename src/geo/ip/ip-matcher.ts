@@ -8,7 +8,6 @@
 import { GeoError } from '../errors.js';
 import type { IpList } from '../model.js';
 import { CidrSet } from './cidr-set.js';
-import type { FamilyTable, IpTables } from './ip-core.js';
 import type { GeoIpSink } from './ip-decoder.js';
 import { addPowerOfTwo, parseDotted, parseIPv6Words, type Words } from './ipv6-words.js';
 
@@ -17,6 +16,25 @@ function ipv4Number(ip: Uint8Array): number {
   return (
     (ip[0] as number) * 16777216 + (((ip[1] as number) << 16) | ((ip[2] as number) << 8) | (ip[3] as number))
   );
+}
+
+/** One family's table: interval k starts at point k (width words each) and matches set setOf[k]. */
+export interface FamilyTable {
+  readonly starts: Uint32Array;
+  readonly setOf: Int32Array;
+  readonly count: number;
+}
+
+/** A compiled matcher's tables (what IpMatcher looks addresses up in). */
+export interface IpTables {
+  readonly v4: FamilyTable;
+  /** Index of the IPv4 table by the address's top bits (see prefixIndex): 2^bits + 1 slots. */
+  readonly v4Index: Int32Array;
+  readonly v6: FamilyTable;
+  readonly v6Index: Int32Array;
+  /** Set s has members setIds[setStart[s], setStart[s + 1]); set 0 is the empty set. */
+  readonly setStart: Int32Array;
+  readonly setIds: Int32Array;
 }
 
 /**
@@ -423,7 +441,7 @@ function pointBefore(words: Uint32Array<ArrayBufferLike>, p: number, q: number):
  * The bits of an address that index a table of `count` intervals: about one interval per slot
  * (log2 of count, rounded up), at least 8 and at most 16 (a /16 index: 256 KiB).
  */
-export function indexBits(count: number): number {
+function indexBits(count: number): number {
   let bits = 8;
   while (bits < 16 && 1 << bits < count) bits++;
   return bits;
@@ -782,7 +800,7 @@ export class IpMatcherBuilder {
   /** Sweeps every list's events into the matcher. */
   build(): IpMatcher {
     if (this.current !== -1) throw new Error('IpMatcherBuilder: build before endList');
-    return IpMatcher.fromTables(this.codes, this.e4, this.e6);
+    return IpMatcher.fromEvents(this.codes, this.e4, this.e6);
   }
 }
 
@@ -820,7 +838,7 @@ export class IpMatcher {
   }
 
   /** @internal The builder's way in: sweeps the events into tables. */
-  static fromTables(codes: readonly string[], e4: Events, e6: Events): IpMatcher {
+  static fromEvents(codes: readonly string[], e4: Events, e6: Events): IpMatcher {
     const sets = new SetTable(codes.length);
     const v4 = sweep(e4, sets);
     const v4Index = prefixIndex(v4, 1);
@@ -839,7 +857,7 @@ export class IpMatcher {
   }
 
   /** @internal A matcher over tables built elsewhere (the WebAssembly core, src/geo/ip/ip-core.ts). */
-  static fromBuiltTables(codes: readonly string[], tables: IpTables): IpMatcher {
+  static fromTables(codes: readonly string[], tables: IpTables): IpMatcher {
     return new IpMatcher(codes, tables);
   }
 
