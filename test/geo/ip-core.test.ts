@@ -5,19 +5,20 @@
 // out of order, a field longer than a piece, corrupt data) goes to the JavaScript builder, whose
 // answers and errors a build then gets.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildIpDat } from '../../src/geo/dat/geo-build.js';
 import { type IpBuildEngine, loadIpMatcher } from '../../src/geo/dat/matcher-loader.js';
-import { GeoDat, GeoError, type IpList } from '../../src/geo/index.js';
+import { GeoDat, type IpList } from '../../src/geo/index.js';
 import { CidrSet } from '../../src/geo/ip/cidr-set.js';
 import { encodeGeoIpList } from '../../src/geo/ip/ip-encoder.js';
 import type { IpMatcher } from '../../src/geo/ip/ip-matcher.js';
 import { WireWriter } from '../../src/geo/wire/wire-writer.js';
 import { geoCorpora, hasGeoCorpora, repoRoot, UPSTREAM_GEOIP_FILES } from './support/corpora.js';
+import { geoError } from './support/geo-error.js';
 import { referenceIpMatch } from './support/matcher-reference.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bg-ip-core-'));
@@ -232,6 +233,22 @@ describe('what the core hands to the JavaScript builder', () => {
       },
     ],
     [
+      'a list out of order',
+      (w) => {
+        w.stringField(1, 'X');
+        cidr(w, ['ip', 'prefix'], [11, 0, 0, 0], 8);
+        cidr(w, ['ip', 'prefix'], [10, 0, 0, 0], 8);
+      },
+    ],
+    [
+      'overlapping networks in one list',
+      (w) => {
+        w.stringField(1, 'X');
+        cidr(w, ['ip', 'prefix'], [10, 0, 0, 0], 8);
+        cidr(w, ['ip', 'prefix'], [10, 1, 0, 0], 16);
+      },
+    ],
+    [
       'a code longer than the pieces the core reads',
       (w) => {
         w.stringField(1, 'X'.repeat(70_000));
@@ -245,7 +262,9 @@ describe('what the core hands to the JavaScript builder', () => {
     expect(() => build(dat, 'wasm')).toThrow(/handed the build back/);
     const auto = build(dat, 'auto');
     expectSameTables(auto, build(dat, 'js'));
-    expect(auto.matchCodes('10.1.2.3')).toHaveLength(1);
+    // The one list (its code is X, or 70,000 of them) holds 10.1.2.3.
+    expect(auto.codes).toHaveLength(1);
+    expect(auto.matchCodes('10.1.2.3')).toEqual(auto.codes);
   });
 
   test('corrupt data: the error of the JavaScript builder, with the file offset', () => {
@@ -255,15 +274,37 @@ describe('what the core hands to the JavaScript builder', () => {
       // An address of 5 bytes.
       cidr(w, ['ip', 'prefix'], [10, 0, 0, 0, 1], 8);
     });
-    let js: unknown;
+    const js = geoError(() => build(dat, 'js'));
+    expect(js.message).toMatch(/byte \d+/);
+    expect(geoError(() => build(dat, 'auto')).message).toBe(js.message);
+  });
+
+  test('a file cut short while open: the same error from both builders, naming the entry', () => {
+    const path = join(tmp, 'cut.dat');
+    writeFileSync(
+      path,
+      encodeGeoIpList([
+        merged({ code: 'A', inverseMatch: false, cidrs: [{ ip: Uint8Array.of(10, 0, 0, 0), prefix: 8 }] }),
+        merged({
+          code: 'B',
+          inverseMatch: false,
+          cidrs: Array.from({ length: 300 }, (_, k) => ({
+            ip: Uint8Array.of(11, k >> 8, k & 255, 0),
+            prefix: 24,
+          })),
+        }),
+      ]),
+    );
+    const dat = GeoDat.open(path);
     try {
-      build(dat, 'js');
-    } catch (err) {
-      js = err;
+      truncateSync(path, statSync(path).size - 100);
+      // The core's read says so itself (it does not hand such a build back).
+      const wasm = geoError(() => build(dat, 'wasm'));
+      expect(wasm.message).toMatch(/cut\.dat: the entry at byte \d+ runs past the end of the file/);
+      expect(geoError(() => build(dat, 'js')).message).toBe(wasm.message);
+    } finally {
+      dat.close();
     }
-    expect(js).toBeInstanceOf(GeoError);
-    expect((js as Error).message).toMatch(/byte \d+/);
-    expect(() => build(dat, 'auto')).toThrow((js as Error).message);
   });
 });
 

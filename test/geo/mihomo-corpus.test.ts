@@ -1,9 +1,10 @@
 // Third-party .mrs files (e.g. a checkout of MetaCubeX/meta-rules-dat, branch meta) from the
-// directory in BRANCHGATE_MRS_CORPUS (or ../shared/corpora/geo/mihomo), never committed here: every file reads, equals its .list and
-// .yaml twins, is what our writer writes byte for byte (but the count field), and matches names as
-// mihomo's Has does; geosite lists are compared with the dlc.dat list of the same code (a report:
-// the two are built from different days of domain-list-community). Skipped when the variable is unset.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// directory in BRANCHGATE_MRS_CORPUS, else ../shared/corpora/geo/mihomo; none is committed here.
+// Every file reads, equals its .list and .yaml twins, is what our writer writes byte for byte (but
+// the count field), and matches names as mihomo's Has does; geosite lists are compared with the
+// dlc.dat list of the same code (a report: the two are built from different days of
+// domain-list-community). Skipped, saying so, when neither directory is there.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { GeoDat } from '../../src/geo/dat/geo-dat.js';
@@ -11,13 +12,10 @@ import { GeoError } from '../../src/geo/errors.js';
 import { mrsPayload, readProvider, unzstd } from '../../src/geo/formats/mihomo/index.js';
 import { DomainType, type SiteList } from '../../src/geo/model.js';
 import { SiteMatcher } from '../../src/geo/site/site-matcher.js';
-import { geoCorpora } from './support/corpora.js';
+import { geoCorpora, thirdPartyCorpus } from './support/corpora.js';
 import { MihomoDomainSet, PlainSiteEval } from './support/mihomo-reference.js';
 
-/** BRANCHGATE_MRS_CORPUS, else shared/corpora/geo/mihomo when the corpora hold one. */
-const corpus =
-  process.env.BRANCHGATE_MRS_CORPUS ??
-  (existsSync(resolve(geoCorpora, 'mihomo')) ? resolve(geoCorpora, 'mihomo') : undefined);
+const corpus = thirdPartyCorpus('BRANCHGATE_MRS_CORPUS', 'mihomo');
 if (!corpus)
   console.log(
     '*** SKIPPED mihomo .mrs corpus test: no ../shared/corpora/geo/mihomo; set BRANCHGATE_MRS_CORPUS to a directory of .mrs files',

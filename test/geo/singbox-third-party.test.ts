@@ -1,23 +1,20 @@
 // Real third-party sing-box rule-sets (sing-geosite's geosite-*.srs, meta-rules-dat's geosite/geoip
-// .srs and .json...) from the directory named by BRANCHGATE_SRS_CORPUS, or ../shared/corpora/geo/sing-box when
-// there is one; none is committed here. Every
-// file must read; each read-back list matches what a plain evaluation of the file matches, and
-// rewriting is stable; a .json beside an .srs of the same name matches the same names; the geosite
-// lists are compared with the dlc list of the same code (their data may be older or edited, so
-// the agreement is printed and only loosely bounded). Skipped, saying so, without the variable.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// .srs and .json...) from the directory named by BRANCHGATE_SRS_CORPUS, else
+// ../shared/corpora/geo/sing-box; none is committed here. Every file must read; each read-back
+// list matches what a plain evaluation of the file matches, and rewriting is stable; a .json
+// beside an .srs of the same name matches the same names; the geosite lists are compared with the
+// dlc list of the same code (their data may be older or edited, so the agreement is printed and
+// only loosely bounded). Skipped, saying so, when neither directory is there.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readRuleSet, readRuleSetSource, readSrs, writeSrs } from '../../src/geo/formats/singbox/index.js';
 import { GeoDat, GeoError, type SiteList, SiteMatcher } from '../../src/geo/index.js';
-import { geoCorpora, hasGeoCorpora } from './support/corpora.js';
+import { geoCorpora, hasGeoCorpora, thirdPartyCorpus } from './support/corpora.js';
 import { ruleSetEvaluator } from './support/rule-set-eval.js';
 import { namesForRules } from './support/site-names.js';
 
-/** BRANCHGATE_SRS_CORPUS, else shared/corpora/geo/sing-box when the corpora hold one. */
-const corpus =
-  process.env.BRANCHGATE_SRS_CORPUS ??
-  (existsSync(resolve(geoCorpora, 'sing-box')) ? resolve(geoCorpora, 'sing-box') : undefined);
+const corpus = thirdPartyCorpus('BRANCHGATE_SRS_CORPUS', 'sing-box');
 if (!corpus)
   console.log(
     '*** SKIPPED third-party sing-box rule-sets: no ../shared/corpora/geo/sing-box; set BRANCHGATE_SRS_CORPUS to a directory of .srs/.json rule-sets',

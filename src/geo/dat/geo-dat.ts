@@ -148,12 +148,7 @@ export class GeoDat {
       this.scratch = Buffer.allocUnsafe(Math.max(want, this.scratch.length * 2));
     this.window = this.source.readReusing(entry.offset, want, this.scratch);
     this.windowStart = entry.offset;
-    if (this.window.length < entry.length) {
-      throw new GeoError(
-        'dat_corrupt',
-        `${this.name}: the entry at byte ${entry.offset} runs past the end of the file (was it cut short while open?)`,
-      );
-    }
+    if (this.window.length < entry.length) throw this.cutShort(entry);
     return this.window.subarray(0, entry.length);
   }
 
@@ -167,12 +162,7 @@ export class GeoDat {
     const got = this.source.readReusing
       ? this.source.readReusing(at, length, into)
       : this.source.read(at, length);
-    if (got.length < length) {
-      throw new GeoError(
-        'dat_corrupt',
-        `${this.name}: the entry at byte ${entry.offset} runs past the end of the file (was it cut short while open?)`,
-      );
-    }
+    if (got.length < length) throw this.cutShort(entry);
     if (got.buffer !== into.buffer || got.byteOffset !== into.byteOffset) into.set(got.subarray(0, length));
   }
 
@@ -194,6 +184,14 @@ export class GeoDat {
   /** Releases the file. */
   close(): void {
     this.source.close();
+  }
+
+  /** The error for an entry the file no longer holds whole. */
+  private cutShort(entry: DatEntry): GeoError {
+    return new GeoError(
+      'dat_corrupt',
+      `${this.name}: the entry at byte ${entry.offset} runs past the end of the file (was it cut short while open?)`,
+    );
   }
 
   private expect(kind: 'site' | 'ip'): void {
@@ -224,8 +222,8 @@ class HeaderReads {
   private window: Uint8Array = new Uint8Array(0);
   private scratch: Uint8Array = new Uint8Array(0);
   private start = 0;
-  /** Bytes to read ahead of the next request (set from the size of the entry before). */
-  ahead = 16 + HEADER_WINDOW;
+  /** Bytes to read ahead of the next request (see after). */
+  private ahead = 16 + HEADER_WINDOW;
 
   constructor(private readonly source: ByteSource) {}
 
@@ -250,6 +248,16 @@ class HeaderReads {
     } else this.window = this.source.read(at, want);
     this.start = at;
     return 0;
+  }
+
+  /**
+   * Sets the read-ahead from the entry just passed: about as far as sixteen entries like it. A
+   * geosite.dat's entries are small (a window then holds dozens of headers); past a large entry
+   * (a geoip.dat's are kilobytes) only the next header is read, since a read costs about what
+   * copying 10 KiB does here.
+   */
+  after(length: number): void {
+    this.ahead = length < 4096 ? Math.min(READ_AHEAD, 16 * length) : 16 + HEADER_WINDOW;
   }
 
   /** The window's bytes (see ensure). */
@@ -310,7 +318,7 @@ function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
     if (quick) {
       if (kind === 'empty') kind = quick.kind;
       entries.push({ code: quick.code, offset: quick.offset, length: quick.length });
-      reads.ahead = quick.length < 4096 ? Math.min(READ_AHEAD, 16 * quick.length) : 16 + HEADER_WINDOW;
+      reads.after(quick.length);
       pos = quick.offset + quick.length;
       continue;
     }
@@ -344,10 +352,7 @@ function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
     const { code, kind: entryKind } = readEntryHead(reads, source, offset, length);
     if (kind === 'empty') kind = entryKind;
     entries.push({ code, offset, length });
-    // Read ahead about as far as a few entries like this one: a geosite.dat's entries are small
-    // (a window holds dozens), a geoip.dat's are kilobytes (a window holds the next header).
-    // (A read costs about what copying 10 KiB does here: read ahead only past small entries.)
-    reads.ahead = length < 4096 ? Math.min(READ_AHEAD, 16 * length) : 16 + HEADER_WINDOW;
+    reads.after(length);
     pos = offset + length;
   }
   return { entries, kind };

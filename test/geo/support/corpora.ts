@@ -22,4 +22,15 @@ export const UPSTREAM_GEOIP_FILES = [
   'geoip-only-cn-private.dat',
 ] as const;
 
+/**
+ * A directory of third-party rule-set files for a corpus test: the one the environment variable
+ * names, else geo/<dir> of the shared corpora when they hold one; undefined when neither.
+ */
+export function thirdPartyCorpus(variable: string, dir: string): string | undefined {
+  const named = process.env[variable];
+  if (named) return named;
+  const shared = resolve(geoCorpora, dir);
+  return existsSync(shared) ? shared : undefined;
+}
+
 if (!hasGeoCorpora) console.warn(`geo corpus tests skipped: ${geoCorpora} not found`);
