@@ -513,7 +513,8 @@ export class IpMatcherBuilder {
    * once instead of growing them by doubling (each growth leaves a garbage copy behind).
    */
   constructor(sizeHint = 0) {
-    // An IPv4 CIDR takes at least 10 bytes on the wire, an IPv6 one 22; two events each.
+    // An IPv4 CIDR takes 10 bytes on the wire, an IPv6 one 22 (8 and 20 for a /0, which leaves
+    // its prefix out); two events each. The arrays grow past that if they must.
     this.e4 = new Events(1, Math.ceil(sizeHint / 5));
     this.e6 = new Events(4, Math.ceil(sizeHint / 11));
   }
