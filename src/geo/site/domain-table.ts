@@ -1,9 +1,11 @@
 // An open-addressing hash table of domain names that is probed with a slice of a query string
 // (text[from, to)) without cutting it out: the hash is built right to left, one character at a
 // time, so a walk from the end of a name hashes every suffix on the way.
-// Names live in one character pool (a Uint16Array of UTF-16 code units) with an offset and a
-// length each, so 100,000 names cost a few typed arrays, not 100,000 strings and a Map:
-//   add(name) | addBytes(bytes, from, to) ... -> find(hash, text, from, to)
+// Names live in one character pool (a Uint16Array of UTF-16 code units) with a record each (hash,
+// length, offset into the pool and a value the caller sets, side by side in one Int32Array so a
+// probe that finds a name reads one cache line for all four), so 100,000 names cost a few typed
+// arrays, not 100,000 strings and a Map:
+//   add(name) | addBytes(bytes, from, to) ... -> find(hash, text, from, to) -> value(id)
 
 /** Multiplier of the right-to-left string hash. */
 const MUL = 0x01000193;
@@ -22,13 +24,19 @@ export function hashName(name: string): number {
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
+/** Int32s per name record: hash, length, pool offset, value. */
+const RECORD = 4;
+const HASH = 0;
+const LENGTH = 1;
+const START = 2;
+const VALUE = 3;
+
 /** Names to indexes (in insertion order); lookups compare characters in place. */
 export class DomainTable {
   private pool: Uint16Array;
   private poolUsed = 0;
-  private starts: Int32Array;
-  private lengths: Int32Array;
-  private hashes: Int32Array;
+  /** A record of RECORD int32s per name (HASH, LENGTH, START, VALUE). */
+  private records: Int32Array;
   private count = 0;
   private slots: Int32Array;
   private mask: number;
@@ -41,9 +49,7 @@ export class DomainTable {
    */
   constructor(chars = 4096, names = 256, expected = 256) {
     this.pool = new Uint16Array(Math.max(16, chars));
-    this.starts = new Int32Array(Math.max(16, names));
-    this.lengths = new Int32Array(Math.max(16, names));
-    this.hashes = new Int32Array(Math.max(16, names));
+    this.records = new Int32Array(Math.max(16, names) * RECORD);
     // At most half full: the power of two at or above twice the expected names.
     let slots = 512;
     while (slots < expected * 2) slots *= 2;
@@ -94,12 +100,14 @@ export class DomainTable {
   find(hash: number, text: string, from: number, to: number): number {
     const length = to - from;
     const pool = this.pool;
+    const records = this.records;
     let slot = hash & this.mask;
     for (;;) {
       const id = this.slots[slot] as number;
       if (id === -1) return -1;
-      if (this.hashes[id] === hash && this.lengths[id] === length) {
-        const start = this.starts[id] as number;
+      const r = id * RECORD;
+      if (records[r + HASH] === hash && records[r + LENGTH] === length) {
+        const start = records[r + START] as number;
         let k = 0;
         while (k < length && pool[start + k] === text.charCodeAt(from + k)) k++;
         if (k === length) return id;
@@ -108,20 +116,32 @@ export class DomainTable {
     }
   }
 
+  /** The value set for name `id` (0 until set). */
+  value(id: number): number {
+    return this.records[id * RECORD + VALUE] as number;
+  }
+
+  /** Sets the value of name `id` (the caller's data for the name, read back with value(id)). */
+  setValue(id: number, value: number): void {
+    this.records[id * RECORD + VALUE] = value;
+  }
+
   /** Bytes held, for sizing reports. */
   get bytes(): number {
-    return this.pool.byteLength + this.starts.byteLength * 3 + this.slots.byteLength;
+    return this.pool.byteLength + this.records.byteLength + this.slots.byteLength;
   }
 
   /** A name already copied to pool[at, at + length) that is in the table, or -1. */
   private findPooled(hash: number, at: number, length: number): number {
     const pool = this.pool;
+    const records = this.records;
     let slot = hash & this.mask;
     for (;;) {
       const id = this.slots[slot] as number;
       if (id === -1) return -1;
-      if (this.hashes[id] === hash && this.lengths[id] === length) {
-        const start = this.starts[id] as number;
+      const r = id * RECORD;
+      if (records[r + HASH] === hash && records[r + LENGTH] === length) {
+        const start = records[r + START] as number;
         let k = 0;
         while (k < length && pool[start + k] === pool[at + k]) k++;
         if (k === length) return id;
@@ -140,21 +160,16 @@ export class DomainTable {
   }
 
   private insert(hash: number, at: number, length: number): number {
-    if (this.count === this.starts.length) {
-      const n = this.count * 2;
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(n);
-        b.set(a);
-        return b;
-      };
-      this.starts = grow(this.starts);
-      this.lengths = grow(this.lengths);
-      this.hashes = grow(this.hashes);
+    if (this.count * RECORD === this.records.length) {
+      const grown = new Int32Array(this.records.length * 2);
+      grown.set(this.records);
+      this.records = grown;
     }
     const id = this.count++;
-    this.starts[id] = at;
-    this.lengths[id] = length;
-    this.hashes[id] = hash;
+    const r = id * RECORD;
+    this.records[r + HASH] = hash;
+    this.records[r + LENGTH] = length;
+    this.records[r + START] = at;
     this.poolUsed = at + length;
     if (this.count * 2 > this.slots.length) this.rehash();
     else this.place(id);
@@ -162,7 +177,7 @@ export class DomainTable {
   }
 
   private place(id: number): void {
-    let slot = (this.hashes[id] as number) & this.mask;
+    let slot = (this.records[id * RECORD + HASH] as number) & this.mask;
     while ((this.slots[slot] as number) !== -1) slot = (slot + 1) & this.mask;
     this.slots[slot] = id;
   }

@@ -110,6 +110,14 @@ export class KeywordAutomaton {
     return this.hasOutput(t) ? ~t : t;
   }
 
+  /**
+   * The ASCII columns as step() reads them (row s * 128 + character code; a target with outputs
+   * complemented), for a walk that inlines the step: `t = asciiTable[(s << 7) | c]` for c < 128.
+   */
+  get asciiTable(): Int32Array {
+    return this.ascii128;
+  }
+
   /** Calls onMatch(id) for each pattern state s reports. */
   outputs(s: number, onMatch: (id: number) => void): void {
     const end = this.outStart[s + 1] as number;

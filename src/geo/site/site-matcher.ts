@@ -22,15 +22,21 @@ class Groups {
   readonly start: Int32Array;
   readonly ids: Int32Array;
 
-  constructor(sets: readonly (readonly number[])[]) {
+  /** From the sets, or empty arrays for `count` groups of `total` ids that the caller fills. */
+  constructor(sets: readonly (readonly number[])[] | number, total = 0) {
+    if (typeof sets === 'number') {
+      this.start = new Int32Array(sets + 1);
+      this.ids = new Int32Array(total);
+      return;
+    }
     this.start = new Int32Array(sets.length + 1);
-    let total = 0;
+    let sum = 0;
     sets.forEach((set, g) => {
-      this.start[g] = total;
-      total += set.length;
+      this.start[g] = sum;
+      sum += set.length;
     });
-    this.start[sets.length] = total;
-    this.ids = new Int32Array(total);
+    this.start[sets.length] = sum;
+    this.ids = new Int32Array(sum);
     for (const [g, set] of sets.entries()) this.ids.set(set, this.start[g] as number);
   }
 }
@@ -96,6 +102,28 @@ class NameTargets {
 }
 
 /**
+ * The targets of the names with several, as groups (group m: name ~value's domain-rule targets,
+ * then from fullAt[m] its full-rule targets).
+ */
+function nameGroups(b: SiteMatcherBuilder): { groups: Groups; fullAt: Int32Array } {
+  const { root, full, multiCount } = b;
+  // Every node of the lists belongs to a name with several targets.
+  const groups = new Groups(multiCount, root.nodes + full.nodes);
+  const fullAt = new Int32Array(multiCount);
+  let o = 0;
+  for (let m = 0; m < multiCount; m++) {
+    groups.start[m] = o;
+    for (let node = root.head[m] as number; node !== 0; node = root.next[node - 1] as number)
+      groups.ids[o++] = root.target[node - 1] as number;
+    fullAt[m] = o;
+    for (let node = full.head[m] as number; node !== 0; node = full.next[node - 1] as number)
+      groups.ids[o++] = full.target[node - 1] as number;
+  }
+  groups.start[multiCount] = o;
+  return { groups, fullAt };
+}
+
+/**
  * Builds a SiteMatcher target by target, from rule objects or straight from a file's bytes:
  *   beginTarget(label) -> addRule / addRuleBytes ... -> beginTarget ... -> build()
  * full and domain names go into one DomainTable (a character pool), keywords and regexps (a few
@@ -105,8 +133,13 @@ export class SiteMatcherBuilder {
   readonly codes: string[] = [];
   private readonly labels = new Set<string>();
   readonly table: DomainTable;
+  /**
+   * Targets of the names with more than one (most have one, kept in the table as the name's
+   * value; see SiteMatcher.table), by multi index: full rules' and domain rules'.
+   */
   readonly full: NameTargets;
   readonly root: NameTargets;
+  multiCount = 0;
   readonly keywordIds = new Map<string, number>();
   readonly keywordSets: number[][] = [];
   readonly regexIds = new Map<string, number>();
@@ -149,8 +182,8 @@ export class SiteMatcherBuilder {
   addRule(type: number, value: string): void {
     const t = this.current;
     if (t === -1) return;
-    if (type === DomainType.Full) this.full.add(this.table.add(value.toLowerCase()), t);
-    else if (type === DomainType.RootDomain) this.root.add(this.table.add(value.toLowerCase()), t);
+    if (type === DomainType.Full) this.addName(this.table.add(value.toLowerCase()), t, 1);
+    else if (type === DomainType.RootDomain) this.addName(this.table.add(value.toLowerCase()), t, 0);
     else this.addOther(type, value, t);
   }
 
@@ -158,9 +191,32 @@ export class SiteMatcherBuilder {
   addRuleBytes(type: number, bytes: Uint8Array, from: number, to: number): void {
     const t = this.current;
     if (t === -1) return;
-    if (type === DomainType.Full) this.full.add(this.table.addBytes(bytes, from, to), t);
-    else if (type === DomainType.RootDomain) this.root.add(this.table.addBytes(bytes, from, to), t);
+    if (type === DomainType.Full) this.addName(this.table.addBytes(bytes, from, to), t, 1);
+    else if (type === DomainType.RootDomain) this.addName(this.table.addBytes(bytes, from, to), t, 0);
     else this.addOther(type, decodeUtf8(bytes, from, to), t);
+  }
+
+  /**
+   * Adds target t to name `id` (a full rule's when `full` is 1). The first target is the name's
+   * value in the table; a second moves the name to a multi index with linked lists. Targets come
+   * in ascending order, so a repeat is the last one added.
+   */
+  private addName(id: number, t: number, full: number): void {
+    const table = this.table;
+    const v = table.value(id);
+    const code = ((t << 1) | full) + 1;
+    if (v === 0) {
+      table.setValue(id, code);
+      return;
+    }
+    if (v === code) return;
+    let m: number;
+    if (v > 0) {
+      m = this.multiCount++;
+      table.setValue(id, ~m);
+      (((v - 1) & 1) === 1 ? this.full : this.root).add(m, (v - 1) >>> 1);
+    } else m = ~v;
+    (full === 1 ? this.full : this.root).add(m, t);
   }
 
   private addOther(type: number, value: string, t: number): void {
@@ -200,10 +256,13 @@ export class SiteMatcherBuilder {
     }
   }
 
-  /** The matcher over every target begun. */
+  /**
+   * The matcher over every target begun. Call it once: the matcher takes over the builder's
+   * table (each name's targets become its value there).
+   */
   build(): SiteMatcher {
-    this.full.seal(this.table.size);
-    this.root.seal(this.table.size);
+    this.full.seal(this.multiCount);
+    this.root.seal(this.multiCount);
     return SiteMatcher.fromBuilder(this);
   }
 }
@@ -241,9 +300,16 @@ export class SiteMatcher {
   /** Number of distinct regexp patterns. */
   readonly regexCount: number;
 
+  /**
+   * Full and domain names; each name's value says what it matches (set by the builder): > 0 one
+   * target, (v - 1) >>> 1, for a full rule when (v - 1) & 1; < 0 the group ~v of nameGroups; 0
+   * nothing. One target (most names) is read from the record the probe already loaded.
+   */
   private readonly table: DomainTable;
-  private readonly full: NameTargets;
-  private readonly root: NameTargets;
+  /** Targets of names with more than one: group g's domain rules are ids[start[g], fullAt[g]). */
+  private readonly nameGroups: Groups;
+  /** Where group g's full-rule targets begin (they end at start[g + 1]). */
+  private readonly fullAt: Int32Array;
   private readonly automaton: KeywordAutomaton;
   /** Automaton ids below this are keywords; from it on, regexp literals. */
   private readonly keywordCount: number;
@@ -281,8 +347,9 @@ export class SiteMatcher {
   private constructor(b: SiteMatcherBuilder) {
     this.codes = b.codes;
     this.table = b.table;
-    this.full = b.full;
-    this.root = b.root;
+    const named = nameGroups(b);
+    this.nameGroups = named.groups;
+    this.fullAt = named.fullAt;
     this.regexes = b.regexes;
     const dense = (sets: number[][], n: number) => Array.from({ length: n }, (_, k) => sets[k] ?? []);
     this.keywordCount = b.keywordIds.size;
@@ -414,10 +481,6 @@ export class SiteMatcher {
     return codes;
   }
 
-  /**
-   * full and domain rules: every label suffix of the name, probed in place; keywords and regexp
-   * literals by the automaton in the same right-to-left walk.
-   */
   /** A fresh lookup: new stamps, nothing found yet. */
   private startLookup(): void {
     this.epoch = (this.epoch + 1) >>> 0;
@@ -431,39 +494,88 @@ export class SiteMatcher {
   }
 
   /**
-   * The walk; with checkCase it gives up (returning false) at the first character lower-casing
-   * would change (A-Z, or any non-ASCII), so the caller walks the lower-cased name instead.
+   * The walk: full and domain rules by every label suffix of the name, probed in place, and
+   * keywords and regexp literals by the automaton, in one right-to-left pass, label by label.
+   * With checkCase it gives up (returning false) at the first character lower-casing would change
+   * (A-Z, or any non-ASCII), so the caller walks the lower-cased name instead.
+   * The hot state lives in locals (a call the walk makes could change a field, so V8 would read
+   * fields again after each one); `count` goes back to the field around the automaton's
+   * (rare) reports, which emit through it.
    */
   private matchNames(name: string, checkCase: boolean): boolean {
     const end = name.length;
     const automaton = this.automaton;
+    const fast = automaton.asciiTable;
     const scan = automaton.size > 0;
+    const table = this.table;
+    const groups = this.nameGroups;
+    const seen = this.seen;
+    const epoch = this.epoch;
+    const out = this.out;
+    let count = this.count;
     let hash = 0;
     let state = 0;
+    let k = end;
     this.dotted = false;
-    for (let k = end; k >= 0; k--) {
-      if (k < end) {
-        const c = name.charCodeAt(k);
+    for (;;) {
+      // The label ending at k, back to its dot or the name's start (a step per character).
+      for (; k > 0; k--) {
+        const c = name.charCodeAt(k - 1);
+        if (c === 46) break;
         if (checkCase && c >= 65 && (c <= 90 || c >= 128)) return false;
         hash = hashStep(hash, c);
-        // The keyword automaton (reversed patterns) steps in the same walk.
         if (scan) {
-          const t = automaton.step(state, c);
+          const t = c < 128 ? (fast[(state << 7) | c] as number) : automaton.step(state, c);
           if (t < 0) {
             state = ~t;
+            this.count = count;
             automaton.outputs(state, this.onKeyword);
+            count = this.count;
           } else state = t;
         }
       }
-      if (k > 0 && name.charCodeAt(k - 1) !== 46) continue;
-      if (k > 0) this.dotted = true;
       // name[k, end) starts at a label boundary (or is the empty suffix after a dot).
-      const id = this.table.find(hash, name, k, end);
-      if (id === -1) continue;
-      this.emitTargets(this.root, id);
-      if (k === 0) this.emitTargets(this.full, id);
+      const id = table.find(hash, name, k, end);
+      if (id !== -1) {
+        const v = table.value(id);
+        if (v > 0) {
+          // One target: a domain rule's, or a full rule's when the probe is the whole name.
+          const t = (v - 1) >>> 1;
+          if ((k === 0 || ((v - 1) & 1) === 0) && seen[t] !== epoch) {
+            seen[t] = epoch;
+            out[count++] = t;
+          }
+        } else if (v < 0) {
+          // Several: the group's domain rules', and its full rules' for the whole name.
+          const g = ~v;
+          const stop = k === 0 ? (groups.start[g + 1] as number) : (this.fullAt[g] as number);
+          for (let o = groups.start[g] as number; o < stop; o++) {
+            const t = groups.ids[o] as number;
+            if (seen[t] !== epoch) {
+              seen[t] = epoch;
+              out[count++] = t;
+            }
+          }
+        }
+      }
+      if (k === 0) {
+        this.count = count;
+        return true;
+      }
+      // The dot before the label.
+      k--;
+      this.dotted = true;
+      hash = hashStep(hash, 46);
+      if (scan) {
+        const t = fast[(state << 7) | 46] as number;
+        if (t < 0) {
+          state = ~t;
+          this.count = count;
+          automaton.outputs(state, this.onKeyword);
+          count = this.count;
+        } else state = t;
+      }
     }
-    return true;
   }
 
   private keywordHit(id: number): void {
@@ -515,11 +627,6 @@ export class SiteMatcher {
       if (((bits[at + (c >>> 5)] as number) & (1 << (c & 31))) === 0) return false;
     }
     return true;
-  }
-
-  private emitTargets(targets: NameTargets, name: number): void {
-    for (let node = targets.head[name] as number; node !== 0; node = targets.next[node - 1] as number)
-      this.emit(targets.target[node - 1] as number);
   }
 
   private emitGroup(g: Groups, group: number): void {
