@@ -33,17 +33,16 @@ export class GeoDat {
   readonly kind: DatKind;
   private readonly byCode: Map<string, DatEntry>;
   private readonly allByCode = new Map<string, DatEntry[]>();
-  /** Read-ahead: bytes [windowStart, windowStart + window.length) of the file, reused. */
-  private scratch: Uint8Array = new Uint8Array(0);
-  private window: Uint8Array = new Uint8Array(0);
-  private windowStart = 0;
+  /** Read-ahead over the file for entries (the headers read at open had their own). */
+  private readonly reads: ReadWindow;
 
   private constructor(
     private readonly source: ByteSource,
     /** A name for messages (the path). */
     readonly name: string,
   ) {
-    const { entries, kind } = scan(source);
+    this.reads = new ReadWindow(source);
+    const { entries, kind } = scan(source, new ReadWindow(source));
     this.entries = entries;
     this.kind = kind;
     this.byCode = new Map();
@@ -140,16 +139,9 @@ export class GeoDat {
    */
   reusedBytes(entry: DatEntry): Uint8Array {
     if (!this.source.readReusing) return this.entryBytes(entry);
-    const from = entry.offset - this.windowStart;
-    if (from >= 0 && from + entry.length <= this.window.length)
-      return this.window.subarray(from, from + entry.length);
-    const want = Math.min(Math.max(entry.length, READ_AHEAD), this.source.size - entry.offset);
-    if (this.scratch.length < want)
-      this.scratch = Buffer.allocUnsafe(Math.max(want, this.scratch.length * 2));
-    this.window = this.source.readReusing(entry.offset, want, this.scratch);
-    this.windowStart = entry.offset;
-    if (this.window.length < entry.length) throw this.cutShort(entry);
-    return this.window.subarray(0, entry.length);
+    const bytes = this.reads.bytes(entry.offset, entry.length, READ_AHEAD);
+    if (bytes.length < entry.length) throw this.cutShort(entry);
+    return bytes;
   }
 
   /**
@@ -214,50 +206,39 @@ function named<T>(name: string, fn: () => T): T {
 }
 
 /**
- * The file's bytes for the entry headers, through a read-ahead window: a geosite.dat holds over
- * a thousand small entries, whose headers then come from a few reads instead of two each; a
- * geoip.dat's entries are large, so after a large entry only the next header is read.
+ * A file's bytes through a read-ahead window reused from read to read: a request the window
+ * holds costs no read, any other one read of at least `ahead` bytes from the request on. The
+ * bytes answered are good until the next request.
  */
-class HeaderReads {
+class ReadWindow {
   private window: Uint8Array = new Uint8Array(0);
   private scratch: Uint8Array = new Uint8Array(0);
   private start = 0;
-  /** Bytes to read ahead of the next request (see after). */
-  private ahead = 16 + HEADER_WINDOW;
 
   constructor(private readonly source: ByteSource) {}
 
-  /** The bytes [at, at + n) of the file (fewer at its end), valid until the next call. */
-  bytes(at: number, n: number): Uint8Array {
-    const from = this.ensure(at, n);
+  /** The bytes [at, at + n) of the file (fewer at its end). */
+  bytes(at: number, n: number, ahead: number): Uint8Array {
+    const from = this.ensure(at, n, ahead);
     return this.window.subarray(from, Math.min(from + n, this.window.length));
   }
 
   /**
-   * Makes sure the window holds [at, at + n) (or up to the file's end) and answers where `at` is
-   * in `window`.
+   * Makes sure the window holds [at, at + n), or all the file holds of it, and answers where `at`
+   * is in `buffer`.
    */
-  ensure(at: number, n: number): number {
+  ensure(at: number, n: number, ahead: number): number {
     const from = at - this.start;
     const windowEnd = this.start + this.window.length;
-    if (from >= 0 && (at + n <= windowEnd || windowEnd === this.source.size) && at <= windowEnd) return from;
-    const want = Math.max(n, this.ahead);
+    if (from >= 0 && at <= windowEnd && (at + n <= windowEnd || windowEnd === this.source.size)) return from;
+    const want = Math.max(0, Math.min(Math.max(n, ahead), this.source.size - at));
     if (this.source.readReusing) {
-      if (this.scratch.length < want) this.scratch = Buffer.allocUnsafe(Math.max(want, READ_AHEAD));
+      if (this.scratch.length < want)
+        this.scratch = Buffer.allocUnsafe(Math.max(want, this.scratch.length * 2));
       this.window = this.source.readReusing(at, want, this.scratch);
     } else this.window = this.source.read(at, want);
     this.start = at;
     return 0;
-  }
-
-  /**
-   * Sets the read-ahead from the entry just passed: about as far as sixteen entries like it. A
-   * geosite.dat's entries are small (a window then holds dozens of headers); past a large entry
-   * (a geoip.dat's are kilobytes) only the next header is read, since a read costs about what
-   * copying 10 KiB does here.
-   */
-  after(length: number): void {
-    this.ahead = length < 4096 ? Math.min(READ_AHEAD, 16 * length) : 16 + HEADER_WINDOW;
   }
 
   /** The window's bytes (see ensure). */
@@ -267,16 +248,27 @@ class HeaderReads {
 }
 
 /**
+ * How far to read ahead for the next entry header after an entry of `length` bytes: about as
+ * far as sixteen entries like it. A geosite.dat's entries are small (a window then holds dozens
+ * of headers); past a large entry (a geoip.dat's are kilobytes) only the next header is read,
+ * since a read costs about what copying 10 KiB does here.
+ */
+function aheadAfter(length: number): number {
+  return length < 4096 ? Math.min(READ_AHEAD, 16 * length) : 16 + HEADER_WINDOW;
+}
+
+/**
  * The entry at pos when it starts the way every builder writes one (tag 0x0a, its length, then
  * its code as field 1 in ASCII and a first list item as field 2), read from the window without
  * a reader object; undefined for anything else (the general reader then takes it).
  */
 function quickEntry(
-  reads: HeaderReads,
+  reads: ReadWindow,
   pos: number,
   size: number,
+  ahead: number,
 ): (DatEntry & { kind: DatKind }) | undefined {
-  const i = reads.ensure(pos, 16 + HEADER_WINDOW);
+  const i = reads.ensure(pos, 16 + HEADER_WINDOW, ahead);
   const w = reads.buffer;
   const end = w.length;
   if (w[i] !== 0x0a) return undefined;
@@ -308,21 +300,22 @@ function quickEntry(
   return { code, offset, length, kind: w[k + 2] === 0x0a ? 'ip' : 'site' };
 }
 
-function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
+function scan(source: ByteSource, reads: ReadWindow): { entries: DatEntry[]; kind: DatKind } {
   const entries: DatEntry[] = [];
-  const reads = new HeaderReads(source);
   let kind: DatKind = 'empty';
   let pos = 0;
+  // Before the first entry, one header's worth ahead.
+  let ahead = 16 + HEADER_WINDOW;
   while (pos < source.size) {
-    const quick = quickEntry(reads, pos, source.size);
+    const quick = quickEntry(reads, pos, source.size, ahead);
     if (quick) {
       if (kind === 'empty') kind = quick.kind;
       entries.push({ code: quick.code, offset: quick.offset, length: quick.length });
-      reads.after(quick.length);
+      ahead = aheadAfter(quick.length);
       pos = quick.offset + quick.length;
       continue;
     }
-    const head = reads.bytes(pos, 16);
+    const head = reads.bytes(pos, 16, ahead);
     const r = new WireReader(head, 0, head.length, pos);
     const tag = r.uint32();
     const wire = tag & 7;
@@ -349,10 +342,10 @@ function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
         0,
       );
     }
-    const { code, kind: entryKind } = readEntryHead(reads, source, offset, length);
+    const { code, kind: entryKind } = readEntryHead(reads, source, offset, length, ahead);
     if (kind === 'empty') kind = entryKind;
     entries.push({ code, offset, length });
-    reads.after(length);
+    ahead = aheadAfter(length);
     pos = offset + length;
   }
   return { entries, kind };
@@ -360,21 +353,22 @@ function scan(source: ByteSource): { entries: DatEntry[]; kind: DatKind } {
 
 /** Reads an entry's country_code (field 1) and tells site from ip by its first field-2 message. */
 function readEntryHead(
-  reads: HeaderReads,
+  reads: ReadWindow,
   source: ByteSource,
   offset: number,
   length: number,
+  ahead: number,
 ): { code: string; kind: DatKind } {
   if (length > HEADER_WINDOW) {
     try {
-      return parseEntryHead(reads.bytes(offset, HEADER_WINDOW), offset, length);
+      return parseEntryHead(reads.bytes(offset, HEADER_WINDOW, ahead), offset, length);
     } catch (err) {
       // A field straddles the window (a long code or first rule): read the whole entry instead.
       if (!(err instanceof GeoError)) throw err;
     }
     return parseEntryHead(source.read(offset, length), offset, length);
   }
-  return parseEntryHead(reads.bytes(offset, length), offset, length);
+  return parseEntryHead(reads.bytes(offset, length, ahead), offset, length);
 }
 
 function parseEntryHead(window: Uint8Array, offset: number, length: number): { code: string; kind: DatKind } {
