@@ -22,23 +22,34 @@ class Groups {
   readonly start: Int32Array;
   readonly ids: Int32Array;
 
-  /** From the sets, or empty arrays for `count` groups of `total` ids that the caller fills. */
-  constructor(sets: readonly (readonly number[])[] | number, total = 0) {
-    if (typeof sets === 'number') {
-      this.start = new Int32Array(sets + 1);
-      this.ids = new Int32Array(total);
-      return;
-    }
-    this.start = new Int32Array(sets.length + 1);
-    let sum = 0;
-    sets.forEach((set, g) => {
-      this.start[g] = sum;
-      sum += set.length;
-    });
-    this.start[sets.length] = sum;
-    this.ids = new Int32Array(sum);
-    for (const [g, set] of sets.entries()) this.ids.set(set, this.start[g] as number);
+  /** Room for `count` groups of `total` ids in all, which the caller fills. */
+  constructor(count: number, total: number) {
+    this.start = new Int32Array(count + 1);
+    this.ids = new Int32Array(total);
   }
+
+  static of(sets: readonly (readonly number[])[]): Groups {
+    let total = 0;
+    for (const set of sets) total += set.length;
+    const g = new Groups(sets.length, total);
+    let at = 0;
+    sets.forEach((set, k) => {
+      g.start[k] = at;
+      g.ids.set(set, at);
+      at += set.length;
+    });
+    g.start[sets.length] = at;
+    return g;
+  }
+}
+
+/**
+ * A name's value in the table when it has one target (most names): target t, of a full rule
+ * when `full` is 1. Always > 0 (0 means no target; < 0 is ~group for names with several); read
+ * back as t = (v - 1) >>> 1 and full = (v - 1) & 1.
+ */
+function oneTarget(t: number, full: number): number {
+  return ((t << 1) | full) + 1;
 }
 
 /** Adds t to the set of key in a map of arrays (targets arrive in ascending order, once each). */
@@ -204,7 +215,7 @@ export class SiteMatcherBuilder {
   private addName(id: number, t: number, full: number): void {
     const table = this.table;
     const v = table.value(id);
-    const code = ((t << 1) | full) + 1;
+    const code = oneTarget(t, full);
     if (v === 0) {
       table.setValue(id, code);
       return;
@@ -302,8 +313,8 @@ export class SiteMatcher {
 
   /**
    * Full and domain names; each name's value says what it matches (set by the builder): > 0 one
-   * target, (v - 1) >>> 1, for a full rule when (v - 1) & 1; < 0 the group ~v of nameGroups; 0
-   * nothing. One target (most names) is read from the record the probe already loaded.
+   * target (oneTarget: (v - 1) >>> 1, of a full rule when (v - 1) & 1); < 0 the group ~v of
+   * nameGroups; 0 nothing. One target (most names) is read from the record the probe loaded.
    */
   private readonly table: DomainTable;
   /** Targets of names with more than one: group g's domain rules are ids[start[g], fullAt[g]). */
@@ -353,8 +364,8 @@ export class SiteMatcher {
     this.regexes = b.regexes;
     const dense = (sets: number[][], n: number) => Array.from({ length: n }, (_, k) => sets[k] ?? []);
     this.keywordCount = b.keywordIds.size;
-    this.keywordGroups = new Groups(dense(b.keywordSets, b.keywordIds.size));
-    this.regexGroups = new Groups(dense(b.regexSets, b.regexIds.size));
+    this.keywordGroups = Groups.of(dense(b.keywordSets, b.keywordIds.size));
+    this.regexGroups = Groups.of(dense(b.regexSets, b.regexIds.size));
     this.regexCount = this.regexes.length;
     const literalIds = new Map<string, number>();
     const literalSets: number[][] = [];
@@ -371,7 +382,7 @@ export class SiteMatcher {
       }
       addTarget(literalSets, id, r);
     });
-    this.literalRegexes = new Groups(dense(literalSets, literalIds.size));
+    this.literalRegexes = Groups.of(dense(literalSets, literalIds.size));
     this.unfilteredRegexes = Int32Array.from(unfiltered);
     this.regexDotless = Uint8Array.from(this.regexes, (re) => (re.dotless ? 1 : 0));
     this.tailStart = new Int32Array(this.regexes.length);
