@@ -27,6 +27,30 @@ const sites: SiteList[] = [
   },
   { code: 'CN', rules: [{ type: 2, value: 'baidu.com', attributes: [{ key: 'level', value: 3n }] }] },
 ];
+/**
+ * The bytes as a source that counts what is read (and has no readReusing, so every read is
+ * counted as the bytes it asked for).
+ */
+function countingSource(bytes: Uint8Array): { source: ByteSource; read: () => number; reads: () => number } {
+  const inner = memorySource(bytes);
+  let read = 0;
+  let reads = 0;
+  return {
+    source: {
+      size: inner.size,
+      read: (offset, length) => {
+        const chunk = inner.read(offset, length);
+        read += chunk.length;
+        reads++;
+        return chunk;
+      },
+      close: () => inner.close(),
+    },
+    read: () => read,
+    reads: () => reads,
+  };
+}
+
 const siteDat = () => GeoDat.fromBytes(encodeGeoSiteList(sites), 'sites.dat');
 const ipDat = () =>
   GeoDat.fromBytes(
@@ -166,50 +190,26 @@ describe('opening', () => {
       })),
     }));
     const bytes = encodeGeoIpList(lists);
-    const inner = memorySource(bytes);
-    let read = 0;
-    const dat = GeoDat.fromSource(
-      {
-        size: inner.size,
-        read: (offset, length) => {
-          const chunk = inner.read(offset, length);
-          read += chunk.length;
-          return chunk;
-        },
-        close: () => inner.close(),
-      },
-      'big.dat',
-    );
+    const counting = countingSource(bytes);
+    const dat = GeoDat.fromSource(counting.source, 'big.dat');
     expect(dat.entries.map((e) => e.code)).toEqual(['AA', 'BB', 'CC']);
-    expect(read).toBeLessThan(bytes.length / 100);
+    expect(counting.read()).toBeLessThan(bytes.length / 100);
   });
 });
 
 describe.skipIf(!hasGeoCorpora)('real files', () => {
   test('opening reads the headers through a few windows, not the file; dumping one list reads that entry', () => {
     const bytes = readFileSync(resolve(geoCorpora, 'upstream/dlc.dat'));
-    const inner = memorySource(bytes);
-    let read = 0;
-    let reads = 0;
-    const counting: ByteSource = {
-      size: inner.size,
-      read: (offset, length) => {
-        const chunk = inner.read(offset, length);
-        read += chunk.length;
-        reads++;
-        return chunk;
-      },
-      close: () => inner.close(),
-    };
-    const dat = GeoDat.fromSource(counting, 'dlc.dat');
-    const afterIndex = read;
+    const counting = countingSource(bytes);
+    const dat = GeoDat.fromSource(counting.source, 'dlc.dat');
+    const afterIndex = counting.read();
     // 1536 small entries: a window read ahead holds dozens of headers (a read each would be 3072).
     expect(dat.entries).toHaveLength(1536);
-    expect(reads).toBeLessThan(150);
+    expect(counting.reads()).toBeLessThan(150);
     expect(afterIndex).toBeLessThan(bytes.length / 2);
     const entry = dat.get('google');
     expect(dat.readSite(entry).rules.length).toBe(963);
-    expect(read - afterIndex).toBe(entry.length);
+    expect(counting.read() - afterIndex).toBe(entry.length);
   });
 
   test('reads one list of upstream dlc.dat the same as a full decode', () => {
