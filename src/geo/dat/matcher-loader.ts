@@ -105,7 +105,7 @@ export function loadIpMatcher(
     if (built) return built;
     if (engine === 'wasm') {
       throw new Error(
-        ipCoreAvailable
+        ipCoreAvailable()
           ? `${dat.name}: the WebAssembly core handed the build back`
           : 'the WebAssembly core is not available (no WebAssembly in this runtime)',
       );

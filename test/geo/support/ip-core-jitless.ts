@@ -8,7 +8,7 @@ const dat = GeoDat.open(process.argv[2] as string);
 const { matcher } = loadMatcher(dat);
 console.log(
   JSON.stringify({
-    core: ipCoreAvailable,
+    core: ipCoreAvailable(),
     a: matcher.matchCodes('1.0.1.1'),
     b: matcher.matchCodes('10.1.2.3'),
   }),
